@@ -1,0 +1,66 @@
+import { randomUUID } from "node:crypto";
+import type { AuditActor, AuditLog } from "../audit/audit-log.js";
+import type { Clock } from "../clock.js";
+import { notFound } from "../errors.js";
+import type { AgentAppId } from "../ids.js";
+import type { Store } from "../store/database.js";
+import type { AgentAppsTable } from "../store/schema.js";
+
+export type AgentApp = { id: AgentAppId; name: string; status: AgentAppsTable["status"]; created_at: string; disabled_at: string | null };
+
+const toAgentApp = (row: AgentAppsTable): AgentApp => ({
+  id: row.id as AgentAppId,
+  name: row.name,
+  status: row.status,
+  created_at: row.created_at,
+  disabled_at: row.disabled_at,
+});
+
+type AgentAppServiceDeps = { store: Pick<Store, "db">; clock: Clock; audit: Pick<AuditLog, "appendIn"> };
+
+export function createAgentAppService({ store, clock, audit }: AgentAppServiceDeps) {
+  const { db } = store;
+
+  return {
+    async create(tenantId: string, name: string, actor: AuditActor): Promise<AgentApp> {
+      const row: AgentAppsTable = {
+        id: randomUUID(),
+        tenant_id: tenantId,
+        name,
+        status: "active",
+        created_at: clock.now().toISOString(),
+        disabled_at: null,
+      };
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto("agent_apps").values(row).execute();
+        await audit.appendIn(trx, { tenantId, actor, action: "agent_app.created", target: { type: "agent_app", id: row.id }, data: { name } });
+      });
+      return toAgentApp(row);
+    },
+
+    async list(tenantId: string): Promise<AgentApp[]> {
+      const rows = await db.selectFrom("agent_apps").selectAll().where("tenant_id", "=", tenantId).orderBy("created_at").orderBy("id").execute();
+      return rows.map(toAgentApp);
+    },
+
+    /** Only agent apps of this tenant exist for it: another tenant's id is "not found". */
+    async get(tenantId: string, id: string): Promise<AgentApp> {
+      const row = await db.selectFrom("agent_apps").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
+      if (!row) throw notFound("agent app");
+      return toAgentApp(row);
+    },
+
+    async disable(tenantId: string, id: string, actor: AuditActor): Promise<AgentApp> {
+      const app = await this.get(tenantId, id);
+      if (app.status === "disabled") return app;
+      const disabledAt = clock.now().toISOString();
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable("agent_apps").set({ status: "disabled", disabled_at: disabledAt }).where("id", "=", id).execute();
+        await audit.appendIn(trx, { tenantId, actor, action: "agent_app.disabled", target: { type: "agent_app", id } });
+      });
+      return { ...app, status: "disabled", disabled_at: disabledAt };
+    },
+  };
+}
+
+export type AgentAppService = ReturnType<typeof createAgentAppService>;

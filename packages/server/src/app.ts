@@ -1,0 +1,122 @@
+/**
+ * The composition root: builds every service from explicit dependencies and mounts the routes.
+ * `main.ts` and the tests call the same function with their own store, clock and keys.
+ */
+import { randomUUID } from "node:crypto";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import Fastify, { type FastifyRequest } from "fastify";
+import type { DestinationStream } from "pino";
+import { createAgentAppService } from "./agent-apps/agent-app-service.js";
+import { registerAgentAppRoutes } from "./agent-apps/agent-app-routes.js";
+import { createAuditLog } from "./audit/audit-log.js";
+import { registerAuditRoutes } from "./audit/audit-routes.js";
+import { systemClock, type Clock } from "./clock.js";
+import type { Config } from "./config.js";
+import type { App } from "./http/app-type.js";
+import { registerCredentials } from "./http/credentials.js";
+import { registerErrorHandling } from "./http/error-handler.js";
+import { registerOpenApi } from "./http/openapi.js";
+import { connectRedis, createRateLimiter } from "./http/rate-limit.js";
+import type { DevelopmentIssuer } from "./identity/development-issuer.js";
+import { createOperatorVerifier } from "./identity/operator-verifier.js";
+import { createControlKeyService } from "./keys/control-key-service.js";
+import { registerControlKeyRoutes } from "./keys/control-key-routes.js";
+import type { Store } from "./store/database.js";
+import { registerSystemRoutes } from "./system/system-routes.js";
+import { createTenantService } from "./tenants/tenant-service.js";
+import { createBrokerJwts } from "./tokens/broker-jwt.js";
+import { loadSigningKeys } from "./tokens/signing-keys.js";
+import { registerTokenRoutes } from "./tokens/token-routes.js";
+import type { MasterKeyring } from "./vault/master-keys.js";
+import { createVault } from "./vault/vault.js";
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export type BrokerDeps = {
+  config: Config;
+  store: Store;
+  ring: MasterKeyring;
+  developmentIssuer?: DevelopmentIssuer | undefined;
+  clock?: Clock;
+  /** Where log lines go; tests capture them to search for leaked secrets. */
+  logStream?: DestinationStream;
+};
+
+export async function createServices(deps: BrokerDeps) {
+  const { config, store } = deps;
+  const clock = deps.clock ?? systemClock;
+  const vault = createVault({ db: store.db, ring: deps.ring, clock });
+  await vault.selfCheck();
+  const audit = createAuditLog({ store, clock });
+  const tenants = createTenantService({ store, clock, audit });
+  const agentApps = createAgentAppService({ store, clock, audit });
+  const controlKeys = createControlKeyService({ store, clock, audit });
+  const signingKeys = await loadSigningKeys({ store, vault, clock });
+  const brokerJwts = createBrokerJwts({ signingKeys, clock, issuer: config.publicUrl, ttlSeconds: config.brokerTokenTtlSeconds });
+  const operators = createOperatorVerifier({
+    oidc: config.oidc,
+    development: config.environment === "production" ? undefined : deps.developmentIssuer,
+    clockNow: () => clock.now(),
+  });
+  const redis = connectRedis(config.redisUrl);
+  const limiters = {
+    token: createRateLimiter({ name: "token", perMinute: config.rateLimits.tokenPerMinute, redis }),
+    execute: createRateLimiter({ name: "execute", perMinute: config.rateLimits.executePerMinute, redis }),
+  };
+  return { config, store, clock, vault, audit, tenants, agentApps, controlKeys, signingKeys, brokerJwts, operators, limiters, redis };
+}
+
+export type Services = Awaited<ReturnType<typeof createServices>>;
+
+function requestLogSerializer(request: FastifyRequest) {
+  // Query strings can carry OAuth codes and state: log the path only.
+  return { id: request.id, method: request.method, path: request.url.split("?")[0] };
+}
+
+export async function buildApp(services: Services, options: { logStream?: DestinationStream } = {}): Promise<App> {
+  const { config } = services;
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: () => randomUUID(),
+    logger: {
+      level: config.logLevel,
+      redact: { paths: ["req.headers.authorization", "headers.authorization", "*.access_token", "*.refresh_token"], censor: "[redacted]" },
+      serializers: { req: requestLogSerializer },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
+    clientErrorHandler: (error, socket) => {
+      if (!socket.writable) return;
+      const body = JSON.stringify({ ok: false, error: { code: "invalid_request", message: "malformed HTTP request" } });
+      socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: "array", allErrors: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // JSON only: anything else is 415, not a string handed to a handler that expects an object.
+  app.removeContentTypeParser(["text/plain"]);
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  registerErrorHandling(app);
+  registerCredentials(app, services);
+  await registerOpenApi(app, config.publicUrl);
+
+  registerSystemRoutes(app, {
+    health: {
+      config,
+      storeKind: services.store.kind,
+      vaultStatus: () => services.vault.status(),
+      providers: () => [],
+    },
+    signingKeys: services.signingKeys,
+  });
+  registerTokenRoutes(app, { brokerJwts: services.brokerJwts, agentApps: services.agentApps, audit: services.audit, limiter: services.limiters.token });
+  registerAgentAppRoutes(app, services);
+  registerControlKeyRoutes(app, services);
+  registerAuditRoutes(app, services);
+
+  app.addHook("onClose", async () => {
+    services.redis?.disconnect();
+  });
+  return app;
+}

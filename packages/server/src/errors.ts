@@ -1,0 +1,63 @@
+/**
+ * Every error the broker returns has a stable machine code. Domains throw `BrokerError`;
+ * `http/error-handler.ts` turns it into the SPEC §7 envelope in one place.
+ */
+export const ERROR_CODES = {
+  unauthorized: 401,
+  forbidden: 403,
+  policy_denied: 403,
+  environment_mismatch: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  approval_required: 409,
+  approval_pending: 409,
+  approval_expired: 409,
+  approval_mismatch: 409,
+  approval_already_used: 409,
+  approval_already_decided: 409,
+  idempotency_key_reused: 409,
+  request_in_progress: 409,
+  conflict: 409,
+  period_open: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  invalid_request: 400,
+  invalid_json: 400,
+  invalid_tool_args: 422,
+  unprocessable: 422,
+  provider_not_configured: 422,
+  connection_unusable: 422,
+  oauth_error: 400,
+  rate_limited: 429,
+  internal_error: 500,
+  upstream_error: 502,
+  vault_unavailable: 503,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export class BrokerError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: Record<string, unknown> | undefined;
+  /** Extra response headers, e.g. `Retry-After` on 429. */
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details?: Record<string, unknown>,
+    options: { status?: number; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = "BrokerError";
+    this.code = code;
+    this.status = options.status ?? ERROR_CODES[code];
+    this.details = details;
+    this.headers = options.headers;
+  }
+}
+
+export const notFound = (what: string) => new BrokerError("not_found", `${what} not found`);
+export const unauthorized = (message: string) => new BrokerError("unauthorized", message);

@@ -1,0 +1,47 @@
+/**
+ * The OpenAPI 3.1.0 description is generated from the route schemas. Security requirements are
+ * derived from each route's `config.credentials`, so the description cannot drift from the hook
+ * that enforces them.
+ */
+import swagger from "@fastify/swagger";
+import type { FastifyInstance } from "fastify";
+import { API_VERSION } from "../version.js";
+import { ErrorEnvelope } from "./schemas.js";
+import type { CredentialKind } from "./credentials.js";
+
+const SECURITY: Record<CredentialKind, Record<string, string[]>> = {
+  operator: { operatorToken: [], tenantHeader: [] },
+  control_key: { controlKey: [] },
+  broker_jwt: { brokerJwt: [] },
+};
+
+export async function registerOpenApi(app: FastifyInstance, publicUrl: string) {
+  app.addSchema(ErrorEnvelope);
+  app.addHook("onRoute", (route) => {
+    const kinds = route.config?.credentials;
+    if (!kinds || route.schema?.hide) return;
+    route.schema = { ...route.schema, security: kinds.map((kind) => SECURITY[kind]) };
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "Toolbroker API",
+        version: API_VERSION,
+        description:
+          "Delegated tool execution broker for AI agents. Every error uses the envelope " +
+          '`{"ok": false, "error": {"code", "message", "details"?, "request_id"}}`.',
+      },
+      servers: [{ url: publicUrl }],
+      components: {
+        securitySchemes: {
+          operatorToken: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "Identity-provider access token of an operator" },
+          tenantHeader: { type: "apiKey", in: "header", name: "X-Broker-Tenant-Id", description: "Tenant the operator acts in" },
+          controlKey: { type: "http", scheme: "bearer", description: "Control API key, bk_test_… or bk_live_… (server-side only)" },
+          brokerJwt: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "Broker JWT from POST /v1/broker/token" },
+        },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+}

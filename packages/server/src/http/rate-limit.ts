@@ -1,0 +1,48 @@
+/**
+ * Fixed-window limits of N requests per minute per key, in process by default and shared
+ * through Redis when several instances run. Every limited response carries the RateLimit-*
+ * headers (IETF draft) and a 429 also carries Retry-After.
+ */
+import type { FastifyReply } from "fastify";
+import { Redis } from "ioredis";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { BrokerError } from "../errors.js";
+
+export type RateLimiter = { consume(key: string, reply: FastifyReply): Promise<void>; close(): Promise<void> };
+
+export function createRateLimiter(options: { name: string; perMinute: number; redis?: Redis | undefined }): RateLimiter {
+  const settings = { keyPrefix: `toolbroker:${options.name}`, points: options.perMinute, duration: 60 };
+  const limiter: RateLimiterAbstract = options.redis
+    ? new RateLimiterRedis({ ...settings, storeClient: options.redis, insuranceLimiter: new RateLimiterMemory(settings) })
+    : new RateLimiterMemory(settings);
+
+  const setHeaders = (reply: FastifyReply, result: RateLimiterRes) => {
+    reply.header("ratelimit-limit", String(options.perMinute));
+    reply.header("ratelimit-remaining", String(Math.max(0, result.remainingPoints)));
+    reply.header("ratelimit-reset", String(Math.ceil(result.msBeforeNext / 1000)));
+  };
+
+  return {
+    async consume(key, reply) {
+      try {
+        setHeaders(reply, await limiter.consume(key));
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        setHeaders(reply, rejection);
+        const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+        throw new BrokerError(
+          "rate_limited",
+          `rate limit of ${options.perMinute} requests per minute exceeded; retry in ${retryAfter}s`,
+          { limit: options.perMinute, retry_after_seconds: retryAfter },
+          { headers: { "retry-after": String(retryAfter) } },
+        );
+      }
+    },
+    async close() {},
+  };
+}
+
+export function connectRedis(url: string | undefined): Redis | undefined {
+  if (!url) return undefined;
+  return new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+}

@@ -1,0 +1,52 @@
+import { Type, type TSchema } from "@sinclair/typebox";
+
+/** A string enum that validates and documents as `{type: string, enum}` (clearer errors than anyOf). */
+export const StringEnum = <const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) =>
+  Type.Unsafe<T[number]>({ type: "string", enum: [...values], ...options });
+
+export const Uuid = Type.String({ format: "uuid", description: "A UUID" });
+export const Timestamp = Type.String({ format: "date-time" });
+export const EnvSchema = StringEnum(["test", "live"] as const);
+
+export const ErrorEnvelope = Type.Object(
+  {
+    ok: Type.Literal(false),
+    error: Type.Object({
+      code: Type.String({ description: "Stable machine-readable code (see the README's error table)" }),
+      message: Type.String(),
+      details: Type.Optional(Type.Object({}, { additionalProperties: true })),
+      request_id: Type.Optional(Type.String()),
+    }),
+  },
+  { $id: "ErrorEnvelope", title: "Error envelope" },
+);
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: "invalid_request / invalid_json: the request does not match its schema",
+  401: "unauthorized: missing, invalid or misplaced credential",
+  403: "forbidden, environment_mismatch or policy_denied",
+  404: "not_found",
+  409: "a conflict with the resource's current state",
+  413: "payload_too_large",
+  415: "unsupported_media_type: send application/json",
+  422: "the request is well-formed but cannot be processed",
+  429: "rate_limited: see Retry-After and RateLimit-* headers",
+  502: "upstream_error",
+  503: "vault_unavailable or service_unavailable",
+};
+
+/** Declares error responses for a route; every one uses the envelope. */
+export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {};
+  for (const status of statuses) {
+    out[status] = Type.Ref(ErrorEnvelope, { description: ERROR_DESCRIPTIONS[status] ?? "error" });
+  }
+  return out;
+}
+
+export const Pagination = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+  cursor: Type.Optional(Type.String({ maxLength: 512 })),
+});
+
+export const IdParams = Type.Object({ id: Uuid });

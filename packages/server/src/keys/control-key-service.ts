@@ -1,0 +1,112 @@
+import { randomUUID } from "node:crypto";
+import type { AuditActor, AuditLog } from "../audit/audit-log.js";
+import type { Clock } from "../clock.js";
+import { notFound, unauthorized } from "../errors.js";
+import type { ControlKeyId, Env, TenantId } from "../ids.js";
+import type { Store } from "../store/database.js";
+import type { ControlKeysTable } from "../store/schema.js";
+import { generateControlKey, parseControlKey } from "./control-key-format.js";
+
+export type ControlKeyInfo = {
+  id: ControlKeyId;
+  env: Env;
+  name: string;
+  prefix: string;
+  status: "active" | "revoked";
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+};
+
+export type ControlKeyPrincipal = { keyId: ControlKeyId; tenantId: TenantId; env: Env };
+
+const toInfo = (row: ControlKeysTable): ControlKeyInfo => ({
+  id: row.id as ControlKeyId,
+  env: row.env,
+  name: row.name,
+  prefix: row.display_prefix,
+  status: row.revoked_at ? "revoked" : "active",
+  created_at: row.created_at,
+  revoked_at: row.revoked_at,
+  last_used_at: row.last_used_at,
+});
+
+// Writing last_used_at on every request would put a write on the hot path; once a minute is enough.
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+type ControlKeyServiceDeps = { store: Pick<Store, "db">; clock: Clock; audit: Pick<AuditLog, "appendIn"> };
+
+export function createControlKeyService({ store, clock, audit }: ControlKeyServiceDeps) {
+  const { db } = store;
+  const lastUsedWrites = new Map<string, number>();
+
+  return {
+    async create(tenantId: string, env: Env, name: string, actor: AuditActor) {
+      const key = generateControlKey(env);
+      const parsed = parseControlKey(key)!;
+      const row: ControlKeysTable = {
+        id: randomUUID(),
+        tenant_id: tenantId,
+        env,
+        name,
+        key_hash: parsed.hash,
+        display_prefix: parsed.displayPrefix,
+        created_at: clock.now().toISOString(),
+        revoked_at: null,
+        last_used_at: null,
+      };
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto("control_keys").values(row).execute();
+        await audit.appendIn(trx, {
+          tenantId,
+          actor,
+          action: "control_key.created",
+          target: { type: "control_key", id: row.id },
+          data: { env, name, prefix: row.display_prefix },
+        });
+      });
+      return { ...toInfo(row), key };
+    },
+
+    async list(tenantId: string): Promise<ControlKeyInfo[]> {
+      const rows = await db.selectFrom("control_keys").selectAll().where("tenant_id", "=", tenantId).orderBy("created_at").orderBy("id").execute();
+      return rows.map(toInfo);
+    },
+
+    async revoke(tenantId: string, id: string, actor: AuditActor): Promise<ControlKeyInfo> {
+      const row = await db.selectFrom("control_keys").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
+      if (!row) throw notFound("control key");
+      if (row.revoked_at) return toInfo(row);
+      const revokedAt = clock.now().toISOString();
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable("control_keys").set({ revoked_at: revokedAt }).where("id", "=", id).execute();
+        await audit.appendIn(trx, { tenantId, actor, action: "control_key.revoked", target: { type: "control_key", id } });
+      });
+      return toInfo({ ...row, revoked_at: revokedAt });
+    },
+
+    /** Malformed keys and bad checksums fail before the database is touched. */
+    async authenticate(key: string): Promise<ControlKeyPrincipal> {
+      const parsed = parseControlKey(key);
+      if (!parsed) throw unauthorized("the control key is malformed");
+      const row = await db
+        .selectFrom("control_keys")
+        .select(["id", "tenant_id", "env", "revoked_at"])
+        .where("key_hash", "=", parsed.hash)
+        .executeTakeFirst();
+      if (!row || row.revoked_at) throw unauthorized("the control key is unknown or revoked");
+      await touchLastUsed(row.id);
+      return { keyId: row.id as ControlKeyId, tenantId: row.tenant_id as TenantId, env: row.env };
+    },
+  };
+
+  async function touchLastUsed(id: string) {
+    const now = clock.now();
+    const previous = lastUsedWrites.get(id) ?? 0;
+    if (now.getTime() - previous < LAST_USED_RESOLUTION_MS) return;
+    lastUsedWrites.set(id, now.getTime());
+    await db.updateTable("control_keys").set({ last_used_at: now.toISOString() }).where("id", "=", id).execute();
+  }
+}
+
+export type ControlKeyService = ReturnType<typeof createControlKeyService>;

@@ -1,0 +1,79 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from "kysely";
+import pg from "pg";
+import { migrations } from "./migrations/index.js";
+import type { Database } from "./schema.js";
+
+export type StoreKind = "sqlite" | "postgres";
+export type Db = Kysely<Database>;
+export type Tx = Transaction<Database>;
+/** Either the database or an open transaction: queries accept both. */
+export type Executor = Kysely<Database>;
+
+export type Store = {
+  db: Db;
+  kind: StoreKind;
+  /**
+   * Serialises a critical section across processes for the rest of `trx`. SQLite already runs one
+   * writer at a time through Kysely's single connection, so only PostgreSQL needs a lock.
+   */
+  lock(trx: Tx, key: string): Promise<void>;
+  close(): Promise<void>;
+};
+
+export type StoreOptions = { databaseUrl?: string | undefined; dataDir: string; sqliteFile?: string };
+
+// COUNT(*) and BIGINT arrive as strings from pg by default; every count here fits in 2^53.
+pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+
+export function openStore(options: StoreOptions): Store {
+  if (options.databaseUrl && /^postgres(ql)?:\/\//.test(options.databaseUrl)) {
+    return openPostgres(options.databaseUrl);
+  }
+  return openSqlite(options.sqliteFile ?? sqliteFileIn(options.dataDir));
+}
+
+export const sqliteFileIn = (dataDir: string) => join(dataDir, "toolbroker.sqlite");
+
+function openSqlite(file: string): Store {
+  if (file !== ":memory:") mkdirSync(join(file, ".."), { recursive: true });
+  const database = new SQLite(file);
+  database.pragma("journal_mode = WAL");
+  database.pragma("foreign_keys = ON");
+  database.pragma("busy_timeout = 5000");
+  database.pragma("synchronous = NORMAL");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return {
+    db,
+    kind: "sqlite",
+    lock: async () => {},
+    close: () => db.destroy(),
+  };
+}
+
+function openPostgres(connectionString: string): Store {
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: "postgres",
+    lock: async (trx, key) => {
+      await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: "schema_migrations",
+    migrationLockTableName: "schema_migrations_lock",
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

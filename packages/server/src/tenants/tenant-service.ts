@@ -1,0 +1,86 @@
+import { randomUUID } from "node:crypto";
+import type { Clock } from "../clock.js";
+import { BrokerError, notFound } from "../errors.js";
+import type { TenantId } from "../ids.js";
+import type { AuditLog } from "../audit/audit-log.js";
+import type { Store } from "../store/database.js";
+import type { TenantMembersTable } from "../store/schema.js";
+
+export type Role = TenantMembersTable["role"];
+export type Membership = { memberId: string; tenantId: TenantId; role: Role };
+
+type TenantServiceDeps = { store: Pick<Store, "db" | "lock">; clock: Clock; audit: Pick<AuditLog, "appendIn"> };
+
+export function createTenantService({ store, clock, audit }: TenantServiceDeps) {
+  const { db } = store;
+
+  return {
+    async create(name: string, admin: { issuer: string; subject: string }) {
+      const tenantId = randomUUID() as TenantId;
+      const now = clock.now().toISOString();
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto("tenants").values({ id: tenantId, name, plan_id: "free", created_at: now }).execute();
+        await trx
+          .insertInto("tenant_members")
+          .values({ id: randomUUID(), tenant_id: tenantId, ...admin, role: "admin", created_at: now })
+          .execute();
+        await audit.appendIn(trx, {
+          tenantId,
+          actor: { type: "cli", id: admin.subject },
+          action: "tenant.created",
+          target: { type: "tenant", id: tenantId },
+          data: { name, admin_issuer: admin.issuer, admin_subject: admin.subject },
+        });
+      });
+      return { tenantId, name };
+    },
+
+    async get(tenantId: string) {
+      const row = await db.selectFrom("tenants").selectAll().where("id", "=", tenantId).executeTakeFirst();
+      if (!row) throw notFound("tenant");
+      return row;
+    },
+
+    async count(): Promise<number> {
+      const row = await db.selectFrom("tenants").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    /** Grants or changes access; the same identity added twice keeps one row with the new role. */
+    async addMember(tenantId: string, member: { issuer: string; subject: string; role: Role }, actor: string) {
+      await this.get(tenantId);
+      const now = clock.now().toISOString();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto("tenant_members")
+          .values({ id: randomUUID(), tenant_id: tenantId, ...member, created_at: now })
+          .onConflict((oc) => oc.columns(["tenant_id", "issuer", "subject"]).doUpdateSet({ role: member.role }))
+          .execute();
+        await audit.appendIn(trx, {
+          tenantId,
+          actor: { type: "cli", id: actor },
+          action: "member.added",
+          target: { type: "member", id: `${member.issuer}|${member.subject}` },
+          data: { ...member },
+        });
+      });
+    },
+
+    async findMembership(tenantId: string, issuer: string, subject: string): Promise<Membership | undefined> {
+      const row = await db
+        .selectFrom("tenant_members")
+        .select(["id", "tenant_id", "role"])
+        .where("tenant_id", "=", tenantId)
+        .where("issuer", "=", issuer)
+        .where("subject", "=", subject)
+        .executeTakeFirst();
+      return row ? { memberId: row.id, tenantId: row.tenant_id as TenantId, role: row.role } : undefined;
+    },
+  };
+}
+
+export type TenantService = ReturnType<typeof createTenantService>;
+
+export function assertRole(role: string): asserts role is Role {
+  if (role !== "admin" && role !== "viewer") throw new BrokerError("invalid_request", "role must be admin or viewer");
+}

@@ -1,0 +1,99 @@
+/**
+ * Broker JWTs: short-lived, EdDSA-signed, audience `broker`, scoped to tenant, agent app and env.
+ * Verified tokens are cached until they expire, so an agent reusing its token costs one
+ * signature check, not one per call.
+ */
+import { randomUUID } from "node:crypto";
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
+import type { Clock } from "../clock.js";
+import { unauthorized } from "../errors.js";
+import type { AgentAppId, Env, TenantId } from "../ids.js";
+import { BROKER_JWT_ALGORITHM, type SigningKeys } from "./signing-keys.js";
+
+export const BROKER_AUDIENCE = "broker";
+export const BROKER_JWT_TYPE = "broker+jwt";
+
+export type BrokerPrincipal = { tenantId: TenantId; agentAppId: AgentAppId; env: Env; jti: string; expiresAt: number };
+
+const MAX_CACHED_TOKENS = 50_000;
+
+type BrokerJwtDeps = { signingKeys: SigningKeys; clock: Clock; issuer: string; ttlSeconds: number };
+
+export function createBrokerJwts({ signingKeys, clock, issuer, ttlSeconds }: BrokerJwtDeps) {
+  const verified = new Map<string, BrokerPrincipal>();
+  let keySet = createLocalJWKSet(signingKeys.publicJwks());
+
+  function cache(token: string, principal: BrokerPrincipal) {
+    if (verified.size >= MAX_CACHED_TOKENS) {
+      const now = clock.now().getTime();
+      for (const [key, value] of verified) if (value.expiresAt <= now) verified.delete(key);
+      if (verified.size >= MAX_CACHED_TOKENS) verified.delete(verified.keys().next().value!);
+    }
+    verified.set(token, principal);
+  }
+
+  async function verifySignature(token: string) {
+    const header = decodeProtectedHeader(token);
+    if (header.kid && !signingKeys.publicJwks().keys.some((k) => k.kid === header.kid)) {
+      await signingKeys.refresh();
+      keySet = createLocalJWKSet(signingKeys.publicJwks());
+    }
+    return jwtVerify(token, keySet, {
+      issuer,
+      audience: BROKER_AUDIENCE,
+      algorithms: [BROKER_JWT_ALGORITHM],
+      typ: BROKER_JWT_TYPE,
+      requiredClaims: ["exp", "iat", "jti", "sub"],
+      currentDate: clock.now(),
+    });
+  }
+
+  return {
+    ttlSeconds,
+    async mint(subject: { tenantId: string; agentAppId: string; env: Env }) {
+      const { kid, key } = await signingKeys.activeSigner();
+      const issuedAt = Math.floor(clock.now().getTime() / 1000);
+      const token = await new SignJWT({ tenant_id: subject.tenantId, agent_app_id: subject.agentAppId, env: subject.env })
+        .setProtectedHeader({ alg: BROKER_JWT_ALGORITHM, kid, typ: BROKER_JWT_TYPE })
+        .setIssuer(issuer)
+        .setAudience(BROKER_AUDIENCE)
+        .setSubject(subject.agentAppId)
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + ttlSeconds)
+        .setJti(randomUUID())
+        .sign(key);
+      return { token, expiresIn: ttlSeconds };
+    },
+
+    async verify(token: string): Promise<BrokerPrincipal> {
+      const now = clock.now().getTime();
+      const hit = verified.get(token);
+      if (hit) {
+        if (hit.expiresAt > now) return hit;
+        verified.delete(token);
+        throw unauthorized("the broker token has expired");
+      }
+      let payload;
+      try {
+        ({ payload } = await verifySignature(token));
+      } catch {
+        throw unauthorized("the broker token is invalid or expired");
+      }
+      const { tenant_id, agent_app_id, env } = payload as Record<string, unknown>;
+      if (typeof tenant_id !== "string" || typeof agent_app_id !== "string" || (env !== "test" && env !== "live")) {
+        throw unauthorized("the broker token lacks its tenant, agent app or env claims");
+      }
+      const principal: BrokerPrincipal = {
+        tenantId: tenant_id as TenantId,
+        agentAppId: agent_app_id as AgentAppId,
+        env,
+        jti: payload.jti!,
+        expiresAt: payload.exp! * 1000,
+      };
+      cache(token, principal);
+      return principal;
+    },
+  };
+}
+
+export type BrokerJwts = ReturnType<typeof createBrokerJwts>;

@@ -1,0 +1,67 @@
+import { Type } from "@sinclair/typebox";
+import type { FastifyInstance } from "fastify";
+import type { AgentAppService } from "../agent-apps/agent-app-service.js";
+import type { AuditLog } from "../audit/audit-log.js";
+import { BrokerError } from "../errors.js";
+import type { ControlKeyCredential } from "../http/credentials.js";
+import type { RateLimiter } from "../http/rate-limit.js";
+import { EnvSchema, errorResponses, Uuid } from "../http/schemas.js";
+import type { BrokerJwts } from "./broker-jwt.js";
+
+const TokenRequest = Type.Object(
+  { agent_app_id: Uuid, env: EnvSchema },
+  { additionalProperties: false, description: "SPEC §2.3" },
+);
+
+const TokenResponse = Type.Object({
+  access_token: Type.String({ description: "Broker JWT: aud `broker`, typ `broker+jwt`, EdDSA" }),
+  token_type: Type.Literal("Bearer"),
+  expires_in: Type.Integer({ description: "Seconds until the token expires" }),
+});
+
+type TokenRouteDeps = {
+  brokerJwts: BrokerJwts;
+  agentApps: Pick<AgentAppService, "get">;
+  audit: Pick<AuditLog, "append">;
+  limiter: RateLimiter;
+};
+
+export function registerTokenRoutes(app: FastifyInstance, deps: TokenRouteDeps) {
+  app.post(
+    "/v1/broker/token",
+    {
+      config: { credentials: ["control_key"] },
+      schema: {
+        tags: ["tokens"],
+        summary: "Mint a short-lived broker JWT for an agent app",
+        description: "Control key only. A bk_test_ key mints env `test` only, a bk_live_ key env `live` only (403 environment_mismatch).",
+        body: TokenRequest,
+        response: { 200: TokenResponse, ...errorResponses(400, 401, 403, 404, 415, 429, 503) },
+      },
+    },
+    async (request, reply) => {
+      const credential = request.credential as ControlKeyCredential;
+      const body = request.body as { agent_app_id: string; env: "test" | "live" };
+      await deps.limiter.consume(credential.keyId, reply);
+      return mint(credential, body);
+    },
+  );
+
+  async function mint(credential: ControlKeyCredential, body: { agent_app_id: string; env: "test" | "live" }) {
+    if (body.env !== credential.env) {
+      throw new BrokerError("environment_mismatch", `a bk_${credential.env}_ key cannot mint tokens for env "${body.env}"`);
+    }
+    const agentApp = await deps.agentApps.get(credential.tenantId, body.agent_app_id);
+    if (agentApp.status !== "active") throw new BrokerError("forbidden", "the agent app is disabled");
+    const { token, expiresIn } = await deps.brokerJwts.mint({ tenantId: credential.tenantId, agentAppId: agentApp.id, env: body.env });
+    await deps.audit.append({
+      tenantId: credential.tenantId,
+      actor: { type: "control_key", id: credential.keyId },
+      action: "broker_token.minted",
+      target: { type: "agent_app", id: agentApp.id },
+      agentAppId: agentApp.id,
+      data: { env: body.env, expires_in: expiresIn },
+    });
+    return { access_token: token, token_type: "Bearer" as const, expires_in: expiresIn };
+  }
+}

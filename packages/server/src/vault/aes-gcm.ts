@@ -1,0 +1,33 @@
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+
+/** AES-256-GCM with a random 96-bit IV; the AAD binds a ciphertext to where it is stored. */
+export function encrypt(key: Buffer, plaintext: Buffer, aad: string) {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  cipher.setAAD(Buffer.from(aad, "utf8"));
+  const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  return { iv, ciphertext, tag: cipher.getAuthTag() };
+}
+
+export function decrypt(key: Buffer, parts: { iv: Buffer; ciphertext: Buffer; tag: Buffer }, aad: string): Buffer {
+  const decipher = createDecipheriv("aes-256-gcm", key, parts.iv);
+  decipher.setAAD(Buffer.from(aad, "utf8"));
+  decipher.setAuthTag(parts.tag);
+  return Buffer.concat([decipher.update(parts.ciphertext), decipher.final()]);
+}
+
+const b64 = (b: Buffer) => b.toString("base64url");
+const unb64 = (s: string) => Buffer.from(s, "base64url");
+
+/** `<scheme>.<key id>.<iv>.<ciphertext>.<tag>`: the key id travels with the ciphertext. */
+export function formatSealed(scheme: string, keyId: string, sealed: ReturnType<typeof encrypt>) {
+  return [scheme, keyId, b64(sealed.iv), b64(sealed.ciphertext), b64(sealed.tag)].join(".");
+}
+
+export function parseSealed(value: string) {
+  const [scheme, keyId, iv, ciphertext, tag, ...rest] = value.split(".");
+  if (!scheme || !keyId || iv === undefined || ciphertext === undefined || tag === undefined || rest.length > 0) {
+    return undefined;
+  }
+  return { scheme, keyId, parts: { iv: unb64(iv), ciphertext: unb64(ciphertext), tag: unb64(tag) } };
+}

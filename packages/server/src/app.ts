@@ -15,6 +15,7 @@ import type { Config } from "./config.js";
 import type { App } from "./http/app-type.js";
 import { registerCredentials } from "./http/credentials.js";
 import { registerErrorHandling } from "./http/error-handler.js";
+import { createEventOutbox } from "./events/event-outbox.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { connectRedis, createRateLimiter } from "./http/rate-limit.js";
 import type { DevelopmentIssuer } from "./identity/development-issuer.js";
@@ -48,6 +49,7 @@ export async function createServices(deps: BrokerDeps) {
   const vault = createVault({ db: store.db, ring: deps.ring, clock });
   await vault.selfCheck();
   const audit = createAuditLog({ store, clock });
+  const events = createEventOutbox({ clock });
   const tenants = createTenantService({ store, clock, audit });
   const agentApps = createAgentAppService({ store, clock, audit });
   const controlKeys = createControlKeyService({ store, clock, audit });
@@ -63,7 +65,7 @@ export async function createServices(deps: BrokerDeps) {
     token: createRateLimiter({ name: "token", perMinute: config.rateLimits.tokenPerMinute, redis }),
     execute: createRateLimiter({ name: "execute", perMinute: config.rateLimits.executePerMinute, redis }),
   };
-  return { config, store, clock, vault, audit, tenants, agentApps, controlKeys, signingKeys, brokerJwts, operators, limiters, redis };
+  return { config, store, clock, vault, audit, events, tenants, agentApps, controlKeys, signingKeys, brokerJwts, operators, limiters, redis };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

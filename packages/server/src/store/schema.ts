@@ -74,6 +74,31 @@ export interface TenantDataKeysTable {
   created_at: string;
 }
 
+/** The durable outbox: written in the transaction of the change that caused the event. */
+export interface EventsTable {
+  id: string;
+  tenant_id: string;
+  type: string;
+  occurred_at: string;
+  /** JSON text of the whole payload: {"type", "timestamp", "data"}. */
+  payload: string;
+  /** Set once the webhooks fan-out has created this event's deliveries. */
+  dispatched_at: string | null;
+}
+
+/** One row per execution that reached the upstream: the metering source of truth. */
+export interface UsageEventsTable {
+  id: string;
+  tenant_id: string;
+  env: "test" | "live";
+  agent_app_id: string;
+  tool_name: string;
+  invocation_id: string;
+  /** Calendar month in UTC, `YYYY-MM`. */
+  period: string;
+  occurred_at: string;
+}
+
 export interface Database {
   tenants: TenantsTable;
   tenant_members: TenantMembersTable;
@@ -82,4 +107,6 @@ export interface Database {
   signing_keys: SigningKeysTable;
   audit_events: AuditEventsTable;
   tenant_data_keys: TenantDataKeysTable;
+  events: EventsTable;
+  usage_events: UsageEventsTable;
 }

@@ -85,4 +85,29 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("wrapped_key", "text", (c) => c.notNull())
     .addColumn("created_at", "text", (c) => c.notNull())
     .execute();
+
+  await db.schema
+    .createTable("events")
+    .addColumn("id", "text", (c) => c.primaryKey())
+    .addColumn("tenant_id", "text", (c) => c.notNull().references("tenants.id").onDelete("cascade"))
+    .addColumn("type", "text", (c) => c.notNull())
+    .addColumn("occurred_at", "text", (c) => c.notNull())
+    .addColumn("payload", "text", (c) => c.notNull())
+    .addColumn("dispatched_at", "text")
+    .execute();
+  await db.schema.createIndex("events_undispatched").on("events").columns(["dispatched_at", "occurred_at"]).execute();
+  await db.schema.createIndex("events_tenant").on("events").columns(["tenant_id", "occurred_at"]).execute();
+
+  await db.schema
+    .createTable("usage_events")
+    .addColumn("id", "text", (c) => c.primaryKey())
+    .addColumn("tenant_id", "text", (c) => c.notNull().references("tenants.id").onDelete("cascade"))
+    .addColumn("env", "text", (c) => c.notNull())
+    .addColumn("agent_app_id", "text", (c) => c.notNull())
+    .addColumn("tool_name", "text", (c) => c.notNull())
+    .addColumn("invocation_id", "text", (c) => c.notNull().unique())
+    .addColumn("period", "text", (c) => c.notNull())
+    .addColumn("occurred_at", "text", (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex("usage_events_period").on("usage_events").columns(["tenant_id", "period"]).execute();
 }

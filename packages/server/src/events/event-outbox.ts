@@ -1,0 +1,44 @@
+/**
+ * Domains raise events here, inside the transaction of the change that caused them, so an event
+ * exists exactly when its change committed. The webhooks domain drains this table; this module
+ * knows nothing of webhooks.
+ */
+import { randomUUID } from "node:crypto";
+import type { Clock } from "../clock.js";
+import type { Tx } from "../store/database.js";
+
+export type EventType =
+  | "connection.revoked"
+  | "connection.expired"
+  | "approval.requested"
+  | "approval.decided"
+  | "billing.period_finalized"
+  | "webhook.test";
+
+export const EVENT_TYPES: readonly EventType[] = [
+  "connection.revoked",
+  "connection.expired",
+  "approval.requested",
+  "approval.decided",
+  "billing.period_finalized",
+  "webhook.test",
+];
+
+export type EventPayload = { type: EventType; timestamp: string; data: Record<string, unknown> };
+
+export function createEventOutbox({ clock }: { clock: Clock }) {
+  return {
+    async emitIn(trx: Tx, event: { tenantId: string; type: EventType; data: Record<string, unknown> }): Promise<string> {
+      const id = randomUUID();
+      const timestamp = clock.now().toISOString();
+      const payload: EventPayload = { type: event.type, timestamp, data: event.data };
+      await trx
+        .insertInto("events")
+        .values({ id, tenant_id: event.tenantId, type: event.type, occurred_at: timestamp, payload: JSON.stringify(payload), dispatched_at: null })
+        .execute();
+      return id;
+    },
+  };
+}
+
+export type EventOutbox = ReturnType<typeof createEventOutbox>;

@@ -10,6 +10,9 @@ import { createAgentAppService } from "./agent-apps/agent-app-service.js";
 import { registerAgentAppRoutes } from "./agent-apps/agent-app-routes.js";
 import { createAuditLog } from "./audit/audit-log.js";
 import { registerAuditRoutes } from "./audit/audit-routes.js";
+import { createBillingQueries } from "./billing/billing-queries.js";
+import { registerBillingRoutes } from "./billing/billing-routes.js";
+import { createBillingService } from "./billing/billing-service.js";
 import { systemClock, type Clock } from "./clock.js";
 import type { Config } from "./config.js";
 import type { App } from "./http/app-type.js";
@@ -21,8 +24,23 @@ import { connectRedis, createRateLimiter } from "./http/rate-limit.js";
 import type { DevelopmentIssuer } from "./identity/development-issuer.js";
 import { createOperatorVerifier } from "./identity/operator-verifier.js";
 import { createControlKeyService } from "./keys/control-key-service.js";
+import { createMetering } from "./metering/metering.js";
 import { registerControlKeyRoutes } from "./keys/control-key-routes.js";
 import type { Store } from "./store/database.js";
+import { createConnectionQueries } from "./connections/connection-queries.js";
+import { registerConnectionRoutes } from "./connections/connection-routes.js";
+import { createConnectionService } from "./connections/connection-service.js";
+import { createCredentialRefresher } from "./connections/credential-refresher.js";
+import { createOAuthClient } from "./connections/oauth-client.js";
+import { createProviderCatalogue } from "./providers/catalogue.js";
+import { createUpstreamClient } from "./providers/upstream-client.js";
+import { createSecretItemService } from "./secrets/secret-item-service.js";
+import { registerSecretItemRoutes } from "./secrets/secret-item-routes.js";
+import { registerApprovalRoutes } from "./approvals/approval-routes.js";
+import { registerPolicyRoutes } from "./policy/policy-routes.js";
+import { registerToolRoutes } from "./tools/tool-routes.js";
+import { createToolServices } from "./tools/tool-services.js";
+import { registerUsageRoutes } from "./usage/usage-routes.js";
 import { registerSystemRoutes } from "./system/system-routes.js";
 import { createTenantService } from "./tenants/tenant-service.js";
 import { createBrokerJwts } from "./tokens/broker-jwt.js";
@@ -30,6 +48,9 @@ import { loadSigningKeys } from "./tokens/signing-keys.js";
 import { registerTokenRoutes } from "./tokens/token-routes.js";
 import type { MasterKeyring } from "./vault/master-keys.js";
 import { createVault } from "./vault/vault.js";
+import type { HostResolver } from "./webhooks/url-safety.js";
+import { registerWebhookRoutes } from "./webhooks/webhook-routes.js";
+import { createWebhooks } from "./webhooks/webhooks.js";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -41,6 +62,8 @@ export type BrokerDeps = {
   clock?: Clock;
   /** Where log lines go; tests capture them to search for leaked secrets. */
   logStream?: DestinationStream;
+  /** DNS for webhook hosts (URL safety checks); tests inject one instead of real DNS. */
+  webhookResolver?: HostResolver | undefined;
 };
 
 export async function createServices(deps: BrokerDeps) {
@@ -60,12 +83,25 @@ export async function createServices(deps: BrokerDeps) {
     development: config.environment === "production" ? undefined : deps.developmentIssuer,
     clockNow: () => clock.now(),
   });
+  const providers = createProviderCatalogue(config);
+  const upstream = createUpstreamClient();
+  const production = config.environment === "production";
+  const oauthClient = createOAuthClient({ upstream, allowInsecureRequests: !production, now: () => clock.now() });
+  const connectionQueries = createConnectionQueries();
+  const connectionDeps = { store, queries: connectionQueries, vault, oauthClient, providers, audit, events, clock };
+  const connections = createConnectionService({ ...connectionDeps, upstream, publicUrl: config.publicUrl, production });
+  const credentials = createCredentialRefresher(connectionDeps);
+  const secretItems = createSecretItemService({ store, vault, providers, audit, clock });
+  const tools = createToolServices({ store, vault, audit, events, clock, providers, upstream, connectionQueries, credentials, secretItems, agentApps, approvalTtlSeconds: config.approvalTtlSeconds });
+  const { metering, meteringLedger } = createMetering({ db: store.db, clock, mode: config.meteringMode });
+  const billing = createBillingService({ store, clock, queries: createBillingQueries(), metering, audit, events });
+  const webhooks = createWebhooks({ store, vault, audit, events, clock, config, resolver: deps.webhookResolver });
   const redis = connectRedis(config.redisUrl);
   const limiters = {
     token: createRateLimiter({ name: "token", perMinute: config.rateLimits.tokenPerMinute, redis }),
     execute: createRateLimiter({ name: "execute", perMinute: config.rateLimits.executePerMinute, redis }),
   };
-  return { config, store, clock, vault, audit, events, tenants, agentApps, controlKeys, signingKeys, brokerJwts, operators, limiters, redis };
+  return { ...tools, config, store, clock, vault, audit, events, webhooks, metering, meteringLedger, billing, providers, upstream, connectionQueries, connections, credentials, secretItems, tenants, agentApps, controlKeys, signingKeys, brokerJwts, operators, limiters, redis };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
@@ -96,6 +132,13 @@ export async function buildApp(services: Services, options: { logStream?: Destin
 
   // JSON only: anything else is 415, not a string handed to a handler that expects an object.
   app.removeContentTypeParser(["text/plain"]);
+  // An empty body sent as JSON (common for POSTs such as continue) is "no body", not a parse error.
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    if (body === "") return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
@@ -108,7 +151,7 @@ export async function buildApp(services: Services, options: { logStream?: Destin
       config,
       storeKind: services.store.kind,
       vaultStatus: () => services.vault.status(),
-      providers: () => [],
+      providers: () => services.providers.readiness(),
     },
     signingKeys: services.signingKeys,
   });
@@ -116,9 +159,23 @@ export async function buildApp(services: Services, options: { logStream?: Destin
   registerAgentAppRoutes(app, services);
   registerControlKeyRoutes(app, services);
   registerAuditRoutes(app, services);
+  registerBillingRoutes(app, services);
+  registerConnectionRoutes(app, services);
+  registerSecretItemRoutes(app, services);
+  registerToolRoutes(app, { ...services, limiter: services.limiters.execute });
+  registerPolicyRoutes(app, services);
+  registerApprovalRoutes(app, services);
+  registerUsageRoutes(app, services);
+
+  registerWebhookRoutes(app, { webhooks: services.webhooks.service });
+  if (config.webhookWorker) {
+    app.addHook("onReady", async () => services.webhooks.worker.start(app.log.child({ component: "webhook-delivery" })));
+  }
+  app.addHook("onClose", async () => services.webhooks.close());
 
   app.addHook("onClose", async () => {
     services.redis?.disconnect();
+    await services.upstream.close();
   });
   return app;
 }

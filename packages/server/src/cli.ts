@@ -7,12 +7,14 @@ import { isUuid, type Env } from "./ids.js";
 import { parseTtl } from "./identity/development-issuer.js";
 import { startServer } from "./main.js";
 import { defaultIssuer, openRuntime, type Runtime } from "./runtime.js";
-import { migrateToLatest } from "./store/database.js";
+import { migrateToLatest, openStore } from "./store/database.js";
 import { assertRole } from "./tenants/tenant-service.js";
+import { runWorkerProcess } from "./webhooks/worker-process.js";
 
 const USAGE = `usage: toolbroker <command> [options]
 
   serve                                         start the broker (what npm start runs)
+  worker                                        run the webhook delivery worker alone (no HTTP API)
   migrate                                       bring the database schema up to date
   bootstrap --tenant NAME --operator SUBJECT [--issuer URL] [--json]
   operator-token --subject SUBJECT [--ttl 1h]   development issuer only
@@ -82,10 +84,19 @@ export async function runCli(argv: string[], config: Config): Promise<number> {
       await startServer(config);
       return -1;
 
+    case "worker":
+      await runWorkerProcess(config);
+      return -1;
+
     case "migrate": {
-      const runtime = await openRuntime({ ...config });
-      const applied = await migrateToLatest(runtime.store.db);
-      await runtime.store.close();
+      // Not openRuntime: it migrates on open, which would leave nothing here to report.
+      const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+      let applied: string[];
+      try {
+        applied = await migrateToLatest(store.db);
+      } finally {
+        await store.close();
+      }
       process.stdout.write(applied.length ? `applied ${applied.join(", ")}\n` : "schema is up to date\n");
       return 0;
     }

@@ -31,6 +31,10 @@ export type Config = {
   redisUrl: string | undefined;
   rateLimits: { executePerMinute: number; tokenPerMinute: number };
   webhookAllowPrivate: boolean;
+  /** Total time one webhook attempt may take (connect, headers and body) before it counts as failed. */
+  webhookTimeoutMs: number;
+  /** Whether `serve` runs the webhook delivery worker in process (`toolbroker worker` runs it alone). */
+  webhookWorker: boolean;
   logLevel: string;
   brokerTokenTtlSeconds: number;
   approvalTtlSeconds: number;
@@ -71,6 +75,8 @@ export function loadConfig(env: Env = process.env): Config {
       tokenPerMinute: parseInteger(env, "BROKER_RATE_LIMIT_TOKEN", DEFAULT_RATE_LIMITS.tokenPerMinute, problems, { min: 1 }),
     },
     webhookAllowPrivate: parseBoolean(env, "BROKER_WEBHOOK_ALLOW_PRIVATE", environment !== "production", problems),
+    webhookTimeoutMs: parseInteger(env, "BROKER_WEBHOOK_TIMEOUT_MS", 10_000, problems, { min: 100, max: 60_000 }),
+    webhookWorker: parseBoolean(env, "BROKER_WEBHOOK_WORKER", true, problems),
     logLevel: env.BROKER_LOG_LEVEL || "info",
     brokerTokenTtlSeconds: parseInteger(env, "BROKER_TOKEN_TTL_SECONDS", 900, problems, {
       min: 30,

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
-import { decodeCursor, encodeCursor } from "../http/cursor.js";
+import { decodeCursor, encodeCursor, invalidCursor } from "../http/cursor.js";
 import { errorResponses, Timestamp, Uuid } from "../http/schemas.js";
 import type { AuditEventsTable } from "../store/schema.js";
 import type { AuditLog } from "./audit-log.js";
@@ -56,6 +56,8 @@ export function registerAuditRoutes(app: FastifyInstance, deps: { audit: Pick<Au
     async (request) => {
       const query = request.query as AuditQuery;
       const cursor = query.cursor ? decodeCursor<{ seq: number }>(query.cursor, ["seq"]) : undefined;
+      // A forged seq of another type would reach the database (PostgreSQL rejects it with a 500).
+      if (cursor && !(Number.isSafeInteger(cursor.seq) && cursor.seq > 0)) throw invalidCursor();
       const limit = query.limit ?? 50;
       const rows = await deps.audit.list(request.credential.tenantId, { ...query, beforeSeq: cursor?.seq, limit: limit + 1 });
       const page = rows.slice(0, limit);

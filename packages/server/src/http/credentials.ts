@@ -23,6 +23,8 @@ declare module "fastify" {
     credentials?: CredentialKind[];
     /** Operator role required; viewers may only read. */
     role?: Role;
+    /** Status and code for a request that fails its schema, where 400 invalid_request does not fit. */
+    validationError?: { status: number; code: string };
   }
   interface FastifyRequest {
     credential: Credential;

@@ -48,7 +48,8 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     if ("validation" in error && Array.isArray(error.validation)) {
       const { message, fields } = describeValidation(error as FastifyError & { validation: ValidationIssue[] });
-      return sendError(reply, 400, "invalid_request", message, { fields });
+      const override = request.routeOptions.config?.validationError;
+      return sendError(reply, override?.status ?? 400, override?.code ?? "invalid_request", message, { fields });
     }
     const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
     if (known) return sendError(reply, known.status, known.code, known.message);

@@ -6,7 +6,7 @@
 import swagger from "@fastify/swagger";
 import type { FastifyInstance } from "fastify";
 import { API_VERSION } from "../version.js";
-import { ErrorEnvelope } from "./schemas.js";
+import { ErrorEnvelope, errorResponses } from "./schemas.js";
 import type { CredentialKind } from "./credentials.js";
 
 const SECURITY: Record<CredentialKind, Record<string, string[]>> = {
@@ -15,12 +15,21 @@ const SECURITY: Record<CredentialKind, Record<string, string[]>> = {
   broker_jwt: { brokerJwt: [] },
 };
 
+const BODY_ERRORS = [400, 413, 415];
+
 export async function registerOpenApi(app: FastifyInstance, publicUrl: string) {
   app.addSchema(ErrorEnvelope);
   app.addHook("onRoute", (route) => {
+    if (route.schema?.hide) return;
     const kinds = route.config?.credentials;
-    if (!kinds || route.schema?.hide) return;
-    route.schema = { ...route.schema, security: kinds.map((kind) => SECURITY[kind]) };
+    if (kinds) route.schema = { ...route.schema, security: kinds.map((kind) => SECURITY[kind]) };
+    // Any route with a body can fail body parsing (invalid_json, payload_too_large,
+    // unsupported_media_type) before its handler runs; document that even where the route forgot.
+    const response = route.schema?.response as Record<string, unknown> | undefined;
+    if (route.schema?.body && response) {
+      const missing = BODY_ERRORS.filter((status) => !(status in response));
+      route.schema = { ...route.schema, response: { ...response, ...errorResponses(...missing) } };
+    }
   });
   await app.register(swagger, {
     openapi: {

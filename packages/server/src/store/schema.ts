@@ -99,6 +99,235 @@ export interface UsageEventsTable {
   occurred_at: string;
 }
 
+export interface ConnectionsTable {
+  id: string;
+  tenant_id: string;
+  env: "test" | "live";
+  provider: string;
+  status: "active" | "expired" | "revoked";
+  owner_issuer: string;
+  owner_subject: string;
+  display_name: string;
+  upstream_account_id: string;
+  /** Sealed JSON {access_token, refresh_token, expires_at, scopes}; null once revoked. */
+  credential_sealed: string | null;
+  created_at: string;
+  updated_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  upstream_revocation: "revoked" | "failed" | "unsupported" | null;
+}
+
+export interface OAuthStatesTable {
+  /** sha256 of the state value: a leaked table cannot be replayed. */
+  state_hash: string;
+  tenant_id: string;
+  owner_issuer: string;
+  owner_subject: string;
+  env: "test" | "live";
+  provider: string;
+  scopes: string;
+  redirect_after: string | null;
+  code_verifier_sealed: string;
+  created_at: string;
+  expires_at: string;
+  consumed_at: string | null;
+}
+
+export interface SecretItemsTable {
+  id: string;
+  tenant_id: string;
+  provider: string;
+  env: "test" | "live";
+  name: string;
+  value_sealed: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A closed billing period: its frozen invoice and the one-time plan-match consumption. */
+export interface BillingPeriodsTable {
+  tenant_id: string;
+  /** `YYYY-MM`, UTC. */
+  period: string;
+  plan_id: string;
+  catalogue_version: string;
+  executions: number;
+  /** Invoice total, integer minor units of `currency`. */
+  total: number;
+  currency: string;
+  /** The plan finalizing switched the tenant to for the next period; null when none matched better. */
+  switched_to_plan_id: string | null;
+  /** JSON text of the finalize result, returned verbatim when the period is finalized again. */
+  result: string;
+  finalized_at: string;
+  finalized_by: string;
+}
+
+/** Which usage events the broker has reported to the payment processor (test ledger or real). */
+export interface MeteringReportsTable {
+  usage_event_id: string;
+  tenant_id: string;
+  period: string;
+  mode: string;
+  reported_at: string;
+}
+
+/** The test-mode payment processor: meter events, at most one per idempotency key. */
+export interface MeteringLedgerTable {
+  id: string;
+  idempotency_key: string;
+  tenant_id: string;
+  meter: string;
+  env: string;
+  period: string;
+  quantity: number;
+  occurred_at: string;
+  recorded_at: string;
+}
+
+/** A tenant's webhook endpoint; the signing secret is sealed by the vault, never stored plain. */
+export interface WebhookEndpointsTable {
+  id: string;
+  tenant_id: string;
+  url: string;
+  description: string;
+  /** JSON array of event kinds, or null for every kind. */
+  event_types: string | null;
+  status: "enabled" | "disabled";
+  disabled_reason: "operator" | "endpoint_gone" | "failing" | null;
+  disabled_message: string | null;
+  disabled_at: string | null;
+  secret_sealed: string;
+  secret_prefix: string;
+  /** The secret before the last rotation; it still signs until previous_secret_expires_at. */
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: string | null;
+  consecutive_failures: number;
+  failing_since: string | null;
+  last_attempt_at: string | null;
+  last_outcome: "succeeded" | "failed" | null;
+  last_http_status: number | null;
+  last_error: string | null;
+  last_latency_ms: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One message (event) to one endpoint; its attempts share the webhook-id (= event_id). */
+export interface WebhookDeliveriesTable {
+  id: string;
+  tenant_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  /** JSON text sent byte for byte as the request body. */
+  payload: string;
+  status: "pending" | "succeeded" | "failed";
+  attempt_count: number;
+  max_attempts: number;
+  next_attempt_at: string | null;
+  next_trigger: "automatic" | "manual" | "test";
+  /** A worker's claim on the next attempt; another worker may take it once it lapses. */
+  lease_until: string | null;
+  lease_token: string | null;
+  last_attempt_at: string | null;
+  last_http_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  tenant_id: string;
+  endpoint_id: string;
+  attempt_number: number;
+  triggered_by: "automatic" | "manual" | "test";
+  attempted_at: string;
+  outcome: "succeeded" | "retrying" | "failed";
+  http_status: number | null;
+  error: string | null;
+  latency_ms: number;
+}
+
+export interface InvocationsTable {
+  id: string;
+  tenant_id: string;
+  env: "test" | "live";
+  agent_app_id: string;
+  /** Who called: the agent app's broker JWT, or a control key acting for it. */
+  actor_type: "agent_app" | "control_key";
+  actor_id: string;
+  tool_name: string;
+  provider: string | null;
+  connection_id: string | null;
+  secret_item_id: string | null;
+  status: "succeeded" | "failed" | "rejected" | "denied" | "awaiting_approval" | "running";
+  error_code: string | null;
+  upstream_status: number | null;
+  latency_ms: number | null;
+  /** Arguments with credential-like fields redacted, for people reading the log. */
+  arguments_redacted: string;
+  /** The exact arguments, sealed: kept only for calls that wait for an approval. */
+  arguments_sealed: string | null;
+  arguments_fingerprint: string;
+  /** The scrubbed result (or error envelope) of a finished call, sealed. */
+  outcome_sealed: string | null;
+  approval_id: string | null;
+  idempotency_key: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface IdempotencyKeysTable {
+  tenant_id: string;
+  env: "test" | "live";
+  agent_app_id: string;
+  key: string;
+  request_fingerprint: string;
+  status: "in_progress" | "completed";
+  invocation_id: string;
+  response_status: number | null;
+  /** The stored response body, sealed (it holds the tool result). */
+  response_sealed: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface PoliciesTable {
+  id: string;
+  tenant_id: string;
+  env: "test" | "live";
+  version: number;
+  document: string;
+  created_at: string;
+  created_by: string;
+}
+
+export interface ApprovalsTable {
+  id: string;
+  tenant_id: string;
+  env: "test" | "live";
+  agent_app_id: string;
+  invocation_id: string;
+  tool_name: string;
+  provider: string;
+  connection_id: string | null;
+  secret_item_id: string | null;
+  arguments_fingerprint: string;
+  arguments_redacted: string;
+  status: "pending" | "approved" | "denied" | "expired" | "consumed";
+  rule_id: string | null;
+  reason: string | null;
+  decided_by: string | null;
+  decided_at: string | null;
+  consumed_at: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   tenants: TenantsTable;
   tenant_members: TenantMembersTable;
@@ -109,4 +338,17 @@ export interface Database {
   tenant_data_keys: TenantDataKeysTable;
   events: EventsTable;
   usage_events: UsageEventsTable;
+  billing_periods: BillingPeriodsTable;
+  metering_reports: MeteringReportsTable;
+  metering_ledger: MeteringLedgerTable;
+  connections: ConnectionsTable;
+  oauth_states: OAuthStatesTable;
+  secret_items: SecretItemsTable;
+  invocations: InvocationsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  policies: PoliciesTable;
+  approvals: ApprovalsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

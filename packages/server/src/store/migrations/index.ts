@@ -1,7 +1,17 @@
 import type { Migration } from "kysely";
 import * as foundation from "./0001-foundation.js";
+import * as connections from "./0002-connections.js";
+import * as execution from "./0003-execution.js";
+import * as approvals from "./0004-policy-approvals.js";
+import * as webhooks from "./0005-webhooks.js";
+import * as billing from "./0006-billing.js";
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
   "0001-foundation": foundation,
+  "0002-connections": connections,
+  "0003-execution": execution,
+  "0004-policy-approvals": approvals,
+  "0005-webhooks": webhooks,
+  "0006-billing": billing,
 };

@@ -1,0 +1,59 @@
+/** Every query of the metering domain: usage counts and which usage events were reported. */
+import type { Executor } from "../store/database.js";
+import type { UsageEventsTable } from "../store/schema.js";
+
+export type UsageByEnv = { test: number; live: number };
+export type PendingUsage = Pick<UsageEventsTable, "id" | "tenant_id" | "env" | "period" | "occurred_at">;
+
+export function createMeteringQueries() {
+  return {
+    /** Executions of a tenant's period, per env: one `usage_events` row per invocation. */
+    async usageByEnv(db: Executor, tenantId: string, period: string): Promise<UsageByEnv> {
+      const rows = await db
+        .selectFrom("usage_events")
+        .select(["env", (eb) => eb.fn.countAll<number>().as("n")])
+        .where("tenant_id", "=", tenantId)
+        .where("period", "=", period)
+        .groupBy("env")
+        .execute();
+      const usage = { test: 0, live: 0 };
+      for (const row of rows) if (row.env === "test" || row.env === "live") usage[row.env] = Number(row.n);
+      return usage;
+    },
+
+    /** Usage events not yet reported to the processor, oldest first. */
+    async pendingUsage(db: Executor, tenantId: string, limit: number): Promise<PendingUsage[]> {
+      return db
+        .selectFrom("usage_events as u")
+        .leftJoin("metering_reports as r", "r.usage_event_id", "u.id")
+        .select(["u.id", "u.tenant_id", "u.env", "u.period", "u.occurred_at"])
+        .where("u.tenant_id", "=", tenantId)
+        .where("r.usage_event_id", "is", null)
+        .orderBy("u.occurred_at")
+        .orderBy("u.id")
+        .limit(limit)
+        .execute();
+    },
+
+    async markReported(db: Executor, events: readonly PendingUsage[], mode: string, reportedAt: string): Promise<void> {
+      if (events.length === 0) return;
+      await db
+        .insertInto("metering_reports")
+        .values(events.map((e) => ({ usage_event_id: e.id, tenant_id: e.tenant_id, period: e.period, mode, reported_at: reportedAt })))
+        .onConflict((oc) => oc.column("usage_event_id").doNothing())
+        .execute();
+    },
+
+    async reportedCount(db: Executor, tenantId: string, period: string): Promise<number> {
+      const row = await db
+        .selectFrom("metering_reports")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("tenant_id", "=", tenantId)
+        .where("period", "=", period)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+  };
+}
+
+export type MeteringQueries = ReturnType<typeof createMeteringQueries>;

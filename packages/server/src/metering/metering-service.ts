@@ -1,0 +1,65 @@
+/**
+ * Metering: reads executions from `usage_events` (the source of truth, one row per invocation
+ * that reached the upstream, written by the execute pipeline) and reports them to the
+ * processor behind `MeteringReporter`.
+ *
+ * When usage is reported: not on the execute hot path. `sync` reports a tenant's unreported
+ * usage events, in batches, with idempotency key = usage event id. Billing runs it before
+ * answering status, invoice preview and finalize; a worker may also run it on a timer. A report
+ * is recorded in `metering_reports` after the processor accepted it, so a crash in between
+ * re-reports the same keys, which the processor counts once.
+ */
+import type { Clock } from "../clock.js";
+import type { Env } from "../ids.js";
+import type { Executor } from "../store/database.js";
+import type { MeteringQueries, UsageByEnv } from "./metering-queries.js";
+import { EXECUTIONS_METER, type MeterEvent, type MeteringMode, type MeteringReporter, type ReportResult } from "./metering-reporter.js";
+
+const SYNC_BATCH = 500;
+
+type MeteringServiceDeps = { db: Executor; clock: Clock; reporter: MeteringReporter; queries: MeteringQueries };
+
+export type MeteringStatus = { mode: MeteringMode; reported_executions: number; unreported_executions: number };
+
+export function createMeteringService({ db, clock, reporter, queries }: MeteringServiceDeps) {
+  return {
+    mode: reporter.mode,
+
+    /** Executions of a tenant's period per env; pass a transaction to read inside it. */
+    usageByEnv: (tenantId: string, period: string, executor: Executor = db): Promise<UsageByEnv> =>
+      queries.usageByEnv(executor, tenantId, period),
+
+    /** Reports up to `maxEvents` unreported usage events of the tenant. A no-op when metering is off. */
+    async sync(tenantId: string, maxEvents = Number.POSITIVE_INFINITY): Promise<ReportResult> {
+      const total = { recorded: 0, duplicates: 0 };
+      if (reporter.mode === "off") return total;
+      let remaining = maxEvents;
+      while (remaining > 0) {
+        const pending = await queries.pendingUsage(db, tenantId, Math.min(SYNC_BATCH, remaining));
+        if (pending.length === 0) break;
+        const events: MeterEvent[] = pending.map((usage) => ({
+          idempotencyKey: usage.id,
+          tenantId: usage.tenant_id,
+          meter: EXECUTIONS_METER,
+          env: usage.env as Env,
+          period: usage.period,
+          quantity: 1,
+          occurredAt: usage.occurred_at,
+        }));
+        const result = await reporter.report(events);
+        await queries.markReported(db, pending, reporter.mode, clock.now().toISOString());
+        total.recorded += result.recorded;
+        total.duplicates += result.duplicates;
+        remaining -= pending.length;
+      }
+      return total;
+    },
+
+    async status(tenantId: string, period: string, executions: number): Promise<MeteringStatus> {
+      const reported = await queries.reportedCount(db, tenantId, period);
+      return { mode: reporter.mode, reported_executions: reported, unreported_executions: Math.max(0, executions - reported) };
+    },
+  };
+}
+
+export type MeteringService = ReturnType<typeof createMeteringService>;

@@ -1,0 +1,85 @@
+import { Type } from "@sinclair/typebox";
+import type { App } from "../http/app-type.js";
+import { actorOf } from "../http/credentials.js";
+import { EnvSchema, errorResponses, StringEnum, Timestamp, Uuid } from "../http/schemas.js";
+import type { Env } from "../ids.js";
+import type { AgentAppService } from "../agent-apps/agent-app-service.js";
+import type { ToolCatalogue } from "../tools/tool-catalogue.js";
+import { POLICY_EFFECTS, PolicyRules } from "./policy-document.js";
+import type { PolicyService } from "./policy-service.js";
+
+const PolicyDocument = Type.Object(
+  {
+    env: EnvSchema,
+    version: Type.Integer({ description: "0 until the first PUT; each PUT adds one" }),
+    rules: PolicyRules,
+    updated_at: Type.Union([Timestamp, Type.Null()]),
+    updated_by: Type.Union([Type.String(), Type.Null()]),
+  },
+  {
+    $id: "PolicyDocument",
+    description: "Rules are tried in order; the first match decides. With no match, low-risk tools are allowed and high-risk tools require approval.",
+  },
+);
+
+const Decision = Type.Object({
+  decision: StringEnum(POLICY_EFFECTS),
+  rule_id: Type.Union([Type.String(), Type.Null()], { description: "The rule that decided, or null for the risk default" }),
+  reason: StringEnum(["rule", "default_low_risk", "default_high_risk"] as const),
+  policy_version: Type.Integer(),
+  risk: StringEnum(["low", "high"] as const),
+});
+
+const validationAs422 = { status: 422, code: "unprocessable" };
+
+export function registerPolicyRoutes(app: App, deps: { policies: PolicyService; toolCatalogue: ToolCatalogue; agentApps: Pick<AgentAppService, "get"> }) {
+  const tags = ["policy"];
+  app.get(
+    "/v1/policy",
+    {
+      config: { credentials: ["operator"] },
+      schema: { tags, summary: "The tenant's current policy for one env", querystring: Type.Object({ env: Type.Optional(EnvSchema) }, { additionalProperties: false }), response: { 200: PolicyDocument, ...errorResponses(400, 401) } },
+    },
+    async (request) => deps.policies.get(request.credential.tenantId, (request.query.env ?? "test") as Env),
+  );
+
+  app.put(
+    "/v1/policy",
+    {
+      config: { credentials: ["operator"], role: "admin", validationError: validationAs422 },
+      schema: {
+        tags,
+        summary: "Replace the policy for one env (a new version)",
+        description: "Unknown fields, invalid regexes, unknown tools, duplicate rule ids → 422 `unprocessable` with the JSON path of the fault in error.details.fields.",
+        body: Type.Object({ env: Type.Optional(EnvSchema), rules: PolicyRules }, { additionalProperties: false }),
+        response: { 200: PolicyDocument, ...errorResponses(401, 403, 415, 422) },
+      },
+    },
+    async (request) => deps.policies.put(request.credential.tenantId, (request.body.env ?? "test") as Env, request.body.rules, actorOf(request.credential)),
+  );
+
+  app.post(
+    "/v1/policy/simulate",
+    {
+      config: { credentials: ["operator"] },
+      schema: {
+        tags,
+        summary: "What the policy would decide for a call, without executing anything",
+        body: Type.Object(
+          { agent_app_id: Uuid, env: EnvSchema, tool_name: Type.String({ minLength: 1, maxLength: 200 }), arguments: Type.Object({}, { additionalProperties: true }) },
+          { additionalProperties: false },
+        ),
+        response: { 200: Decision, ...errorResponses(400, 401, 404, 415) },
+      },
+    },
+    async (request) => {
+      const { tenantId } = request.credential;
+      const { agent_app_id, env, tool_name } = request.body;
+      await deps.agentApps.get(tenantId, agent_app_id);
+      const { tool } = deps.toolCatalogue.resolve(tool_name);
+      const policy = await deps.policies.current(tenantId, env as Env);
+      const decision = policy.evaluate({ toolName: tool.name, risk: tool.risk, agentAppId: agent_app_id, arguments: request.body.arguments });
+      return { decision: decision.effect, rule_id: decision.rule_id, reason: decision.reason, policy_version: policy.version, risk: tool.risk };
+    },
+  );
+}

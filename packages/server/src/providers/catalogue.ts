@@ -1,0 +1,75 @@
+/**
+ * The provider catalogue with each provider's effective settings: the vendor's real URLs unless
+ * `BROKER_PROVIDER_<NAME>_*` overrides them, and its OAuth client credentials.
+ */
+import type { Config, ProviderOverrides } from "../config.js";
+import { BrokerError, notFound } from "../errors.js";
+import { chatProvider } from "./chat/chat-provider.js";
+import type { OAuthSettings, ProviderDefinition, ToolDefinition } from "./provider-types.js";
+import { scmProvider } from "./scm/scm-provider.js";
+import { trackerProvider } from "./tracker/tracker-provider.js";
+
+export const PROVIDERS: readonly ProviderDefinition[] = [scmProvider, chatProvider, trackerProvider];
+
+export type ResolvedProvider = ProviderDefinition & {
+  apiBaseUrl: string;
+  oauth: (OAuthSettings & { revokeUrl?: string }) | undefined;
+  client: { clientId: string; clientSecret: string } | undefined;
+  /** Environment variables still needed before operators can connect it through OAuth. */
+  missing: string[];
+};
+
+const envName = (providerId: string, field: string) => `BROKER_PROVIDER_${providerId.toUpperCase()}_${field}`;
+
+function resolve(definition: ProviderDefinition, overrides: ProviderOverrides = {}): ResolvedProvider {
+  const oauth = definition.oauth
+    ? {
+        ...definition.oauth,
+        authorizeUrl: overrides.authorizeUrl ?? definition.oauth.authorizeUrl,
+        tokenUrl: overrides.tokenUrl ?? definition.oauth.tokenUrl,
+        ...((overrides.revokeUrl ?? definition.oauth.revokeUrl) ? { revokeUrl: overrides.revokeUrl ?? definition.oauth.revokeUrl } : {}),
+      }
+    : undefined;
+  const missing: string[] = [];
+  if (oauth && !overrides.clientId) missing.push(envName(definition.id, "CLIENT_ID"));
+  if (oauth && !overrides.clientSecret) missing.push(envName(definition.id, "CLIENT_SECRET"));
+  return {
+    ...definition,
+    apiBaseUrl: overrides.apiBaseUrl ?? definition.apiBaseUrl,
+    oauth,
+    client: overrides.clientId && overrides.clientSecret ? { clientId: overrides.clientId, clientSecret: overrides.clientSecret } : undefined,
+    missing,
+  };
+}
+
+export function createProviderCatalogue(config: Pick<Config, "providers">, definitions: readonly ProviderDefinition[] = PROVIDERS) {
+  const providers = new Map(definitions.map((d) => [d.id, resolve(d, config.providers[d.id])]));
+  const tools = new Map<string, { tool: ToolDefinition; provider: ResolvedProvider }>();
+  for (const provider of providers.values()) for (const tool of provider.tools) tools.set(tool.name, { tool, provider });
+
+  return {
+    list: () => [...providers.values()],
+    get(id: string): ResolvedProvider {
+      const provider = providers.get(id);
+      if (!provider) throw notFound(`provider "${id}"`);
+      return provider;
+    },
+    /** OAuth needs a client id and secret; the 422 names the variables to set. */
+    requireOAuthClient(provider: ResolvedProvider) {
+      if (!provider.oauth) throw new BrokerError("unprocessable", `provider "${provider.id}" does not support OAuth connections`);
+      if (!provider.client) {
+        throw new BrokerError("provider_not_configured", `provider "${provider.id}" is not configured: set ${provider.missing.join(" and ")}`, {
+          provider: provider.id,
+          missing: provider.missing,
+        });
+      }
+      return { oauth: provider.oauth, client: provider.client };
+    },
+    readiness: () =>
+      [...providers.values()].map((p) => ({ id: p.id, ready: p.missing.length === 0, ...(p.missing.length ? { missing: p.missing } : {}) })),
+    tools: () => [...tools.values()],
+    findTool: (name: string) => tools.get(name),
+  };
+}
+
+export type ProviderCatalogue = ReturnType<typeof createProviderCatalogue>;

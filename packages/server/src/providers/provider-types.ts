@@ -1,0 +1,78 @@
+/**
+ * Providers are data: OAuth endpoints, scopes, API base URL, how to read the connected account's
+ * identity, and (see tools/) the operations agents may call. Vendor quirks live in each
+ * provider's own folder, as data or small pure functions.
+ */
+import type { UpstreamRequest, UpstreamResponse } from "./upstream-client.js";
+
+export type AuthMode = "oauth2" | "api_key";
+
+export type TokenSet = {
+  accessToken: string;
+  refreshToken: string | undefined;
+  /** Epoch ms, or undefined when the provider issues non-expiring tokens. */
+  expiresAt: number | undefined;
+  scopes: string[];
+};
+
+/** A vendor error hidden inside an HTTP 200 token response (GitHub, Slack). */
+export type TokenResponseError = { error: string; description?: string | undefined };
+
+export type OAuthSettings = {
+  authorizeUrl: string;
+  tokenUrl: string;
+  revokeUrl?: string;
+  defaultScopes: string[];
+  scopeSeparator: " " | ",";
+  /** Extra authorize parameters the vendor needs (e.g. Linear's response_type is standard; Slack's user_scope). */
+  authorizeParams?: Record<string, string>;
+  /** Detects an error a vendor returns with HTTP 200. */
+  inspectTokenResponse?: (body: Record<string, unknown>) => TokenResponseError | undefined;
+  /** Vendor error codes that mean "this refresh token is dead": the connection becomes expired. */
+  invalidGrantErrors: string[];
+  /** Non-standard token_type values the vendor returns (Slack: "bot", "user"). */
+  extraTokenTypes?: string[];
+  /** Builds the vendor's revocation call, or undefined when the vendor has none. */
+  revocation?: (input: { token: string; clientId: string; clientSecret: string; revokeUrl: string; apiBaseUrl: string }) => {
+    url: string;
+    request: UpstreamRequest;
+  };
+};
+
+export type AccountIdentity = { displayName: string; accountId: string };
+
+export type ApiCaller = (req: UpstreamRequest) => Promise<UpstreamResponse>;
+
+export type ToolRisk = "low" | "high";
+export type SideEffect = "read" | "write";
+
+export type ToolDefinition = {
+  /** `<provider>.<operation>` */
+  name: string;
+  description: string;
+  /** JSON Schema of `arguments`; compiled once with Ajv. */
+  argumentsSchema: Record<string, unknown>;
+  risk: ToolRisk;
+  sideEffect: SideEffect;
+  authModes: AuthMode[];
+  buildRequest(args: Record<string, any>): UpstreamRequest;
+  /** Maps a 2xx upstream body to the tool result; may throw to report an in-band vendor error. */
+  mapResponse(response: UpstreamResponse, args: Record<string, any>): unknown;
+};
+
+export type ProviderDefinition = {
+  id: string;
+  displayName: string;
+  authModes: AuthMode[];
+  apiBaseUrl: string;
+  oauth?: OAuthSettings;
+  /** Headers every API call carries (e.g. GitHub's Accept and API version). */
+  apiHeaders: Record<string, string>;
+  /** How a credential is presented: OAuth tokens as Bearer; API keys per vendor. */
+  authorizationHeader(credential: { kind: AuthMode; secret: string }): string;
+  /** Reads the connected account's display identity right after the code exchange. */
+  fetchIdentity(api: ApiCaller, tokenResponse: Record<string, unknown>): Promise<AccountIdentity>;
+  /** Detects an error a vendor returns with a 2xx API response (Slack's `ok: false`). */
+  inspectApiResponse?: (response: UpstreamResponse) => { status: number; message: string } | undefined;
+  tools: ToolDefinition[];
+};

@@ -1,0 +1,66 @@
+/**
+ * The tools agents can call, from the provider declarations, with each argument schema compiled
+ * once by Ajv.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import addFormats from "ajv-formats";
+import { BrokerError, notFound } from "../errors.js";
+import type { ProviderCatalogue, ResolvedProvider } from "../providers/catalogue.js";
+import type { ToolDefinition } from "../providers/provider-types.js";
+import { depthOf } from "./canonical.js";
+
+export const MAX_ARGUMENT_DEPTH = 16;
+
+export type CatalogueTool = { tool: ToolDefinition; provider: ResolvedProvider; validate: ValidateFunction };
+
+export function describeArgumentErrors(errors: ErrorObject[] | null | undefined) {
+  return (errors ?? []).map((error) => {
+    const missing = error.params.missingProperty as string | undefined;
+    const extra = error.params.additionalProperty as string | undefined;
+    const field = `${error.instancePath}${missing ? `/${missing}` : extra ? `/${extra}` : ""}` || "/";
+    return { field, message: extra ? "is not an allowed argument" : (error.message ?? "is invalid") };
+  });
+}
+
+export function createToolCatalogue(providers: ProviderCatalogue) {
+  const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
+  (addFormats as unknown as (a: Ajv) => void)(ajv);
+  const tools = new Map<string, CatalogueTool>();
+  for (const { tool, provider } of providers.tools()) {
+    tools.set(tool.name, { tool, provider, validate: ajv.compile(tool.argumentsSchema) });
+  }
+
+  return {
+    list(provider?: string) {
+      return [...tools.values()]
+        .filter((entry) => !provider || entry.provider.id === provider)
+        .map(({ tool, provider: p }) => ({
+          name: tool.name,
+          description: tool.description,
+          provider: p.id,
+          risk: tool.risk,
+          side_effect: tool.sideEffect,
+          auth_modes: tool.authModes,
+          arguments_schema: tool.argumentsSchema,
+        }));
+    },
+    resolve(name: string): CatalogueTool {
+      const entry = tools.get(name);
+      if (!entry) throw notFound(`tool "${name}"`);
+      return entry;
+    },
+    has: (name: string) => tools.has(name),
+    names: () => [...tools.keys()],
+    /** Throws 422 invalid_tool_args naming each failing field. */
+    validateArguments(entry: CatalogueTool, args: Record<string, unknown>) {
+      if (depthOf(args, MAX_ARGUMENT_DEPTH) > MAX_ARGUMENT_DEPTH) {
+        throw new BrokerError("invalid_tool_args", `arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels`, { fields: [{ field: "/", message: "too deep" }] });
+      }
+      if (entry.validate(args)) return;
+      const fields = describeArgumentErrors(entry.validate.errors);
+      throw new BrokerError("invalid_tool_args", `arguments for ${entry.tool.name} are invalid: ${fields.map((f) => `${f.field} ${f.message}`).join("; ")}`, { fields });
+    },
+  };
+}
+
+export type ToolCatalogue = ReturnType<typeof createToolCatalogue>;

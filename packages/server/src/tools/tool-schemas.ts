@@ -1,0 +1,53 @@
+import { Type } from "@sinclair/typebox";
+import { EnvSchema, StringEnum, Timestamp, Uuid } from "../http/schemas.js";
+
+const NullableUuid = Type.Union([Uuid, Type.Null()]);
+
+export const ExecuteBody = Type.Object(
+  {
+    tool_name: Type.String({ minLength: 1, maxLength: 200, description: "`<provider>.<operation>`, e.g. scm.get_authenticated_user" }),
+    arguments: Type.Object({}, { additionalProperties: true, description: "The tool's arguments (see GET /v1/tools); may be empty" }),
+    connected_account_id: Type.Optional(NullableUuid),
+    secret_item_id: Type.Optional(NullableUuid),
+    idempotency_key: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 255 }), Type.Null()])),
+    approval_id: Type.Optional(NullableUuid),
+    agent_app_id: Type.Optional(Uuid),
+  },
+  { additionalProperties: false, description: "SPEC §2.1. `agent_app_id` is required with a control key." },
+);
+
+export const ExecuteResult = Type.Object(
+  { invocation_id: Uuid, result: Type.Unknown({ description: "Tool-specific, scrubbed of credentials" }) },
+  { $id: "ExecuteResult" },
+);
+
+export const Tool = Type.Object({
+  name: Type.String(),
+  description: Type.String(),
+  provider: Type.String(),
+  risk: StringEnum(["low", "high"] as const),
+  side_effect: StringEnum(["read", "write"] as const),
+  auth_modes: Type.Array(StringEnum(["oauth2", "api_key"] as const)),
+  arguments_schema: Type.Object({}, { additionalProperties: true, description: "JSON Schema of `arguments`" }),
+});
+
+export const Invocation = Type.Object(
+  {
+    invocation_id: Uuid,
+    status: StringEnum(["succeeded", "failed", "rejected", "denied", "awaiting_approval", "running"] as const),
+    tool_name: Type.String(),
+    env: EnvSchema,
+    agent_app_id: Uuid,
+    connected_account_id: NullableUuid,
+    secret_item_id: NullableUuid,
+    approval_id: NullableUuid,
+    error_code: Type.Union([Type.String(), Type.Null()]),
+    upstream_status: Type.Union([Type.Integer(), Type.Null()]),
+    latency_ms: Type.Union([Type.Integer(), Type.Null()]),
+    created_at: Timestamp,
+    completed_at: Type.Union([Timestamp, Type.Null()]),
+    result: Type.Optional(Type.Unknown()),
+    error: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  },
+  { $id: "Invocation" },
+);

@@ -1,0 +1,23 @@
+/** `toolbroker worker`: the webhook delivery worker alone, without the HTTP API. */
+import { pino } from "pino";
+import { createServices } from "../app.js";
+import type { Config } from "../config.js";
+import { openRuntime } from "../runtime.js";
+
+export async function runWorkerProcess(config: Config): Promise<void> {
+  const runtime = await openRuntime(config);
+  const services = await createServices(runtime);
+  const log = pino({ level: config.logLevel, base: { component: "webhook-delivery" } });
+  services.webhooks.worker.start(log);
+  log.info({ store: runtime.store.kind, timeout_ms: config.webhookTimeoutMs }, "webhook delivery worker started");
+
+  const shutdown = async () => {
+    log.info("webhook delivery worker stopping");
+    await services.webhooks.close();
+    services.redis?.disconnect();
+    await runtime.store.close();
+    process.exit(0);
+  };
+  process.once("SIGINT", shutdown);
+  process.once("SIGTERM", shutdown);
+}

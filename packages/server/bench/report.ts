@@ -1,0 +1,28 @@
+/** The Markdown report: every scenario, and its ratio to the baseline at the same concurrency. */
+import type { LoadResult } from "./load.js";
+
+export type ScenarioResult = LoadResult & { database: string; scenario: string; concurrency: number; brokerRssMb: number | null };
+type Growth = { database: string; history: number; empty: LoadResult; after: LoadResult };
+type Report = { when: string; node: string; quick: boolean; durationSeconds: number; results: ScenarioResult[]; growth: Growth[]; seconds: number };
+
+const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : "–");
+
+export function renderReport(report: Report): string {
+  const lines = [
+    `# Toolbroker benchmark — ${report.when}`,
+    "",
+    `Node ${report.node}; ${report.durationSeconds}s per scenario${report.quick ? " (quick)" : ""}; total ${report.seconds}s.`,
+    "",
+    "| database | concurrency | scenario | req/s | p50 ms | p99 ms | max ms | non-2xx | errors | broker RSS MB | × baseline req/s | added p50 ms |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const r of report.results) {
+    const baseline = report.results.find((b) => b.database === r.database && b.concurrency === r.concurrency && b.scenario === "baseline proxy");
+    const ratio = baseline && r.scenario !== "baseline proxy" ? fixed(r.rps / baseline.rps) : "";
+    const added = baseline && r.scenario !== "baseline proxy" ? fixed(r.p50 - baseline.p50) : "";
+    lines.push(`| ${r.database} | ${r.concurrency} | ${r.scenario} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.max} | ${r.non2xx} | ${r.errors} | ${r.brokerRssMb ?? ""} | ${ratio} | ${added} |`);
+  }
+  lines.push("", "## Growth: execute (JWT) at concurrency 32", "", "| database | prior invocations + audit events | req/s empty | req/s after | ratio |", "|---|---|---|---|---|");
+  for (const g of report.growth) lines.push(`| ${g.database} | ${g.history} | ${g.empty.rps} | ${g.after.rps} | ${fixed(g.after.rps / g.empty.rps)} |`);
+  return `${lines.join("\n")}\n`;
+}

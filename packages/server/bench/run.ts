@@ -1,0 +1,176 @@
+/**
+ * `npm run bench`: the broker's hot path against a bare HTTP hop, on this machine, in one run.
+ * Flags: --quick (under a minute), --duration S, --concurrency 1,8,32,128, --history N,
+ * --from-source (run the broker through tsx instead of the production build; for the smoke test).
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { loadConfig } from "../src/config.js";
+import { formatMasterKey } from "../src/vault/master-keys.js";
+import { runLoad, type LoadResult, type LoadSpec } from "./load.js";
+import { startProcess, type Child } from "./processes.js";
+import { renderReport, type ScenarioResult } from "./report.js";
+import { BENCH_ACCESS_TOKEN } from "./fake-upstream.js";
+import { seedFixture, seedHistory, type BenchFixture } from "./seed.js";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: "boolean" },
+    duration: { type: "string" },
+    concurrency: { type: "string" },
+    history: { type: "string" },
+    "from-source": { type: "boolean" },
+  },
+});
+const quick = flags.quick === true;
+const durationSeconds = Number(flags.duration ?? (quick ? 1 : 10));
+const concurrencies = (flags.concurrency ?? (quick ? "1,32" : "1,8,32,128")).split(",").map(Number);
+const historySize = Number(flags.history ?? (quick ? 20_000 : 1_000_000));
+const tsxLoader = ["--import", "tsx"];
+
+type Stack = { upstream: Child; baseline: Child; dataDir: string; env: Record<string, string>; fixture: BenchFixture; databaseUrl?: string };
+
+async function prepareStack(databaseUrl: string | undefined): Promise<Stack> {
+  const upstream = await startProcess("node", [...tsxLoader, join(root, "bench/fake-upstream.ts")], {}, /listening (\d+)/);
+  const baseline = await startProcess("node", [...tsxLoader, join(root, "bench/baseline-proxy.ts")], { UPSTREAM_URL: `http://127.0.0.1:${upstream.port}` }, /listening (\d+)/);
+  const dataDir = mkdtempSync(join(tmpdir(), "toolbroker-bench-"));
+  const env: Record<string, string> = {
+    BROKER_ENV: "development",
+    BROKER_DATA_DIR: dataDir,
+    BROKER_MASTER_KEYS: formatMasterKey("bench", Buffer.alloc(32, 7)),
+    BROKER_LOG_LEVEL: "warn",
+    BROKER_RATE_LIMIT_EXECUTE: "1000000000",
+    BROKER_RATE_LIMIT_TOKEN: "1000000000",
+    BROKER_WEBHOOK_WORKER: "false",
+    BROKER_PROVIDER_SCM_CLIENT_ID: "bench-client",
+    BROKER_PROVIDER_SCM_CLIENT_SECRET: "bench-secret",
+    BROKER_PROVIDER_SCM_API_BASE_URL: `http://127.0.0.1:${upstream.port}`,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  };
+  const fixture = await seedFixture(loadConfig(env));
+  return { upstream, baseline, dataDir, env, fixture, ...(databaseUrl ? { databaseUrl } : {}) };
+}
+
+async function startBroker(stack: Stack): Promise<Child> {
+  const port = "0";
+  const entry = flags["from-source"] ? [...tsxLoader, join(root, "src/cli.ts"), "serve"] : [join(root, "dist/cli.js"), "serve"];
+  return startProcess("node", entry, { ...stack.env, PORT: port, BROKER_LOG_LEVEL: "info" }, /Server listening at http:\/\/127\.0\.0\.1:(\d+)/);
+}
+
+async function mintToken(brokerUrl: string, fixture: BenchFixture): Promise<string> {
+  const response = await fetch(`${brokerUrl}/v1/broker/token`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${fixture.controlKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ agent_app_id: fixture.agentAppId, env: "test" }),
+  });
+  if (!response.ok) throw new Error(`token mint failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+function scenarios(brokerUrl: string, baselineUrl: string, fixture: BenchFixture, jwt: string): Record<string, Omit<LoadSpec, "connections" | "durationSeconds">> {
+  const execute = { tool_name: "scm.get_authenticated_user", arguments: {}, connected_account_id: fixture.connectionId };
+  const json = { "content-type": "application/json" };
+  return {
+    "baseline proxy": { url: `${baselineUrl}/user`, method: "GET", headers: { "x-upstream-authorization": `Bearer ${BENCH_ACCESS_TOKEN}` } },
+    "broker/token": { url: `${brokerUrl}/v1/broker/token`, method: "POST", headers: { ...json, authorization: `Bearer ${fixture.controlKey}` }, body: { agent_app_id: fixture.agentAppId, env: "test" } },
+    "execute (JWT)": { url: `${brokerUrl}/v1/tools/execute`, method: "POST", headers: { ...json, authorization: `Bearer ${jwt}` }, body: execute },
+    "execute (JWT, idempotency_key)": { url: `${brokerUrl}/v1/tools/execute`, method: "POST", headers: { ...json, authorization: `Bearer ${jwt}` }, body: execute, uniqueIdempotencyKey: true },
+    "execute (control key)": { url: `${brokerUrl}/v1/tools/execute`, method: "POST", headers: { ...json, authorization: `Bearer ${fixture.controlKey}` }, body: { ...execute, agent_app_id: fixture.agentAppId } },
+  };
+}
+
+async function measureAll(stack: Stack, database: string): Promise<ScenarioResult[]> {
+  const broker = await startBroker(stack);
+  const brokerUrl = `http://127.0.0.1:${broker.port}`;
+  const results: ScenarioResult[] = [];
+  try {
+    const jwt = await mintToken(brokerUrl, stack.fixture);
+    const specs = scenarios(brokerUrl, `http://127.0.0.1:${stack.baseline.port}`, stack.fixture, jwt);
+    for (const connections of concurrencies) {
+      for (const [name, spec] of Object.entries(specs)) {
+        const load = await runLoad({ ...spec, connections, durationSeconds });
+        results.push({ database, scenario: name, concurrency: connections, ...load, brokerRssMb: name === "baseline proxy" ? null : broker.rssMb() });
+        process.stderr.write(`  ${database} c=${connections} ${name}: ${load.rps} req/s p50 ${load.p50} ms\n`);
+      }
+    }
+  } finally {
+    await broker.stop();
+  }
+  return results;
+}
+
+async function measureGrowth(stack: Stack, database: string): Promise<{ database: string; history: number; empty: LoadResult; after: LoadResult }> {
+  const connections = 32;
+  const measure = async () => {
+    const broker = await startBroker(stack);
+    try {
+      const brokerUrl = `http://127.0.0.1:${broker.port}`;
+      const jwt = await mintToken(brokerUrl, stack.fixture);
+      return await runLoad({ ...scenarios(brokerUrl, "", stack.fixture, jwt)["execute (JWT)"]!, connections, durationSeconds });
+    } finally {
+      await broker.stop();
+    }
+  };
+  const empty = await measure();
+  process.stderr.write(`  seeding ${historySize} invocations and audit events…\n`);
+  await seedHistory(loadConfig(stack.env), stack.fixture, historySize);
+  const after = await measure();
+  return { database, history: historySize, empty, after };
+}
+
+async function withPostgresDatabase<T>(adminUrl: string, run: (url: string) => Promise<T>): Promise<T> {
+  const name = `toolbroker_bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  try {
+    return await run(url.toString());
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+async function benchDatabase(database: string, databaseUrl: string | undefined) {
+  const stack = await prepareStack(databaseUrl);
+  try {
+    // Growth runs on a fresh copy so the main table starts from the same empty store.
+    const main = await measureAll(stack, database);
+    const growth = await measureGrowth(stack, database);
+    return { main, growth };
+  } finally {
+    await stack.upstream.stop();
+    await stack.baseline.stop();
+    rmSync(stack.dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  if (!flags["from-source"]) {
+    process.stderr.write("building the production bundle (tsc)…\n");
+    execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
+  }
+  const started = Date.now();
+  const runs = [await benchDatabase("sqlite", undefined)];
+  const postgresUrl = process.env.BROKER_BENCH_POSTGRES_URL;
+  if (postgresUrl) runs.push(await withPostgresDatabase(postgresUrl, (url) => benchDatabase("postgres", url)));
+  const report = { when: new Date().toISOString(), node: process.version, quick, durationSeconds, concurrencies, results: runs.flatMap((r) => r.main), growth: runs.map((r) => r.growth), seconds: Math.round((Date.now() - started) / 1000) };
+  process.stdout.write(renderReport(report));
+  const dir = join(root, "bench/results");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `bench-${report.when.replace(/[:.]/g, "-")}.json`);
+  writeFileSync(file, JSON.stringify(report, null, 2));
+  process.stdout.write(`\nJSON: ${file}\n`);
+  const failed = report.results.some((r) => r.non2xx > 0 || r.errors > 0);
+  process.exit(failed ? 1 : 0);
+}
+
+await main();

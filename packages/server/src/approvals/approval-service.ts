@@ -2,7 +2,6 @@
  * Human approvals for risky calls. An approval authorises exactly one call: the same tenant, env,
  * agent app, tool, credential handle and arguments (by canonical fingerprint), once.
  */
-import { randomUUID } from "node:crypto";
 import type { AuditActor, AuditLog } from "../audit/audit-log.js";
 import type { Clock } from "../clock.js";
 import { BrokerError, notFound } from "../errors.js";
@@ -13,6 +12,7 @@ import type { ApprovalsTable } from "../store/schema.js";
 
 export type ApprovalRow = ApprovalsTable;
 export type PendingCall = {
+  approvalId: string;
   tenantId: string;
   env: Env;
   agentAppId: string;
@@ -29,7 +29,7 @@ export type PendingCall = {
 type ApprovalDeps = { store: Pick<Store, "db">; audit: Pick<AuditLog, "appendIn">; events: Pick<EventOutbox, "emitIn">; clock: Clock; ttlSeconds: number };
 
 export function present(row: ApprovalRow, now: Date) {
-  const expired = row.status === "expired" || (row.status === "pending" && row.expires_at <= now.toISOString());
+  const expired = row.status === "expired" || ((row.status === "pending" || row.status === "approved") && row.expires_at <= now.toISOString());
   return {
     approval_id: row.id,
     status: expired ? ("expired" as const) : row.status,
@@ -58,7 +58,7 @@ export function createApprovalService({ store, audit, events, clock, ttlSeconds 
     async createIn(trx: Tx, call: PendingCall): Promise<ApprovalRow> {
       const now = clock.now();
       const row: ApprovalRow = {
-        id: randomUUID(),
+        id: call.approvalId,
         tenant_id: call.tenantId,
         env: call.env,
         agent_app_id: call.agentAppId,
@@ -106,6 +106,11 @@ export function createApprovalService({ store, audit, events, clock, ttlSeconds 
       const row = await db.selectFrom("approvals").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
       if (!row) throw notFound("approval");
       return row;
+    },
+
+    /** The approval a waiting invocation asked for (an invocation asks for at most one). */
+    async findForInvocation(tenantId: string, invocationId: string): Promise<ApprovalRow | undefined> {
+      return db.selectFrom("approvals").selectAll().where("tenant_id", "=", tenantId).where("invocation_id", "=", invocationId).executeTakeFirst();
     },
 
     async decide(tenantId: string, id: string, input: { decision: "approve" | "deny"; reason?: string | undefined }, actor: AuditActor) {

@@ -5,6 +5,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { BrokerError } from "../errors.js";
 import { StringEnum, Uuid } from "../http/schemas.js";
+import { canonicalJson } from "../tools/canonical.js";
 
 export const POLICY_EFFECTS = ["allow", "deny", "require_approval"] as const;
 export type PolicyEffect = (typeof POLICY_EFFECTS)[number];
@@ -37,6 +38,8 @@ export type PolicyRule = Static<typeof PolicyRule>;
 type Condition = Static<typeof Condition>;
 
 const OPERATORS = ["equals", "one_of", "prefix", "regex"] as const;
+/** A quantified group that itself contains a quantifier: the classic catastrophic-backtracking shape. */
+const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)\s*(?:[+*]|\{\d+,?\d*\})/;
 
 export function globToRegExp(glob: string): RegExp {
   const escaped = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
@@ -66,6 +69,9 @@ export function validateRules(rules: PolicyRule[], knownTools: string[]) {
         } catch {
           throw fault(`${at}/conditions/${j}/regex`, "is not a valid regular expression");
         }
+        if (NESTED_QUANTIFIER.test(condition.regex)) {
+          throw fault(`${at}/conditions/${j}/regex`, "nests quantifiers (e.g. (a+)+), which can take exponential time; rewrite it");
+        }
       }
     });
   });
@@ -82,7 +88,7 @@ export function readPointer(document: unknown, pointer: string): unknown {
   return current;
 }
 
-const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const sameValue = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 
 export function compileCondition(condition: Condition): (args: unknown) => boolean {
   const { pointer } = condition;

@@ -2,9 +2,10 @@
  * Resuming a call that waited for a human: POST /v1/tools/invocations/{id}/continue. An approved
  * call runs exactly once; every later continue returns the stored outcome.
  */
-import type { ApprovalService } from "../approvals/approval-service.js";
+import type { ApprovalRow, ApprovalService } from "../approvals/approval-service.js";
 import type { Clock } from "../clock.js";
 import { BrokerError, notFound } from "../errors.js";
+import type { PolicyService } from "../policy/policy-service.js";
 import type { Store } from "../store/database.js";
 import { assertApprovedAndLive } from "./approval-gate.js";
 import type { CredentialResolution } from "./credential-resolution.js";
@@ -17,7 +18,8 @@ type ContinueDeps = {
   store: Pick<Store, "db">;
   clock: Clock;
   invocationQueries: InvocationQueries;
-  approvals: Pick<ApprovalService, "get" | "consume" | "isExpired">;
+  policies: Pick<PolicyService, "current">;
+  approvals: Pick<ApprovalService, "findForInvocation" | "consume" | "isExpired">;
   recorder: InvocationRecorder;
   toolCatalogue: ToolCatalogue;
   credentialResolution: CredentialResolution;
@@ -33,7 +35,7 @@ export function visibleTo(row: InvocationRow | undefined, caller: Pick<Caller, "
 export function createContinueService(deps: ContinueDeps) {
   const { store, invocationQueries, recorder } = deps;
 
-  async function runApproved(row: InvocationRow, caller: Caller): Promise<ExecuteResponse> {
+  async function runApproved(row: InvocationRow, approval: ApprovalRow, caller: Caller): Promise<ExecuteResponse> {
     const attempt: Attempt = {
       caller: { ...caller, agentAppId: row.agent_app_id },
       invocationId: row.id,
@@ -43,7 +45,7 @@ export function createContinueService(deps: ContinueDeps) {
       secretItemId: row.secret_item_id,
       argumentsRedacted: JSON.parse(row.arguments_redacted),
       argumentsFingerprint: row.arguments_fingerprint,
-      approvalId: row.approval_id,
+      approvalId: approval.id,
       idempotency: undefined,
       existing: true,
     };
@@ -61,22 +63,35 @@ export function createContinueService(deps: ContinueDeps) {
     }
   }
 
+  /** Policy applies to every execution: a deny rule added after the approval still wins. */
+  async function assertPolicyStillAllows(row: InvocationRow) {
+    const entry = deps.toolCatalogue.resolve(row.tool_name);
+    const policy = await deps.policies.current(row.tenant_id, row.env);
+    const args = await recorder.openArguments(row);
+    const decision = policy.evaluate({ toolName: row.tool_name, risk: entry.tool.risk, agentAppId: row.agent_app_id, arguments: args });
+    if (decision.effect !== "deny") return;
+    await invocationQueries.markDenied(store.db, row.id, deps.clock.now().toISOString());
+    throw new BrokerError("policy_denied", `policy rule "${decision.rule_id}" denies this call`, { rule_id: decision.rule_id, invocation_id: row.id });
+  }
+
   return {
     async continueInvocation(caller: Caller & { anyAgentApp?: boolean }, invocationId: string): Promise<ExecuteResponse> {
       const row = await invocationQueries.find(store.db, caller.tenantId, invocationId);
       if (!row || !visibleTo(row, caller)) throw notFound("invocation");
       if (row.status === "succeeded" || row.status === "failed") return deps.executor.replay(row.tenant_id, row.id);
       if (row.status === "denied") throw new BrokerError("policy_denied", "this call was denied", { invocation_id: row.id });
-      if (row.status !== "awaiting_approval" || !row.approval_id) {
+      // Looked up by invocation: the waiting row is written before it knows its approval's id.
+      const approval = row.status === "awaiting_approval" ? await deps.approvals.findForInvocation(row.tenant_id, row.id) : undefined;
+      if (!approval) {
         throw new BrokerError("conflict", `invocation is ${row.status}; only calls awaiting approval can be continued`, { invocation_id: row.id, status: row.status });
       }
-      const approval = await deps.approvals.get(row.tenant_id, row.approval_id);
       if (approval.status === "consumed") return deps.executor.replay(row.tenant_id, row.id);
       if (approval.status === "denied") await invocationQueries.markDenied(store.db, row.id, deps.clock.now().toISOString());
       assertApprovedAndLive(approval, deps.approvals.isExpired(approval));
+      await assertPolicyStillAllows(row);
       // Concurrent continues: one wins the approval and runs the call; the others replay or wait.
       if (!(await deps.approvals.consume(approval.id))) return deps.executor.replay(row.tenant_id, row.id);
-      return runApproved(row, caller);
+      return runApproved(row, approval, caller);
     },
   };
 }

@@ -123,15 +123,15 @@ export function createExecuteService(deps: ExecuteDeps) {
   async function requestApproval(attempt: Attempt, entry: CatalogueTool, args: Record<string, unknown>, ruleId: string | null): Promise<never> {
     const { caller, invocationId } = attempt;
     const argumentsSealed = await recorder.sealArguments(caller.tenantId, invocationId, args);
-    let approval: { id: string; expires_at: string } | undefined;
-    const error = () =>
-      new BrokerError("approval_required", `${entry.tool.name} needs a human approval first`, { approval_id: approval!.id, invocation_id: invocationId, expires_at: approval!.expires_at });
+    const approvalId = randomUUID();
+    let expiresAt = "";
     await recorder.record(
-      { ...attempt, status: "awaiting_approval", errorCode: "approval_required", upstreamStatus: null, latencyMs: null, outcome: undefined },
+      { ...attempt, approvalId, status: "awaiting_approval", errorCode: "approval_required", upstreamStatus: null, latencyMs: null, outcome: undefined },
       {
         argumentsSealed,
         extra: async (trx) => {
-          approval = await deps.approvals.createIn(trx, {
+          const approval = await deps.approvals.createIn(trx, {
+            approvalId,
             tenantId: caller.tenantId,
             env: caller.env,
             agentAppId: caller.agentAppId,
@@ -144,11 +144,11 @@ export function createExecuteService(deps: ExecuteDeps) {
             argumentsRedacted: attempt.argumentsRedacted,
             ruleId,
           });
-          attempt.approvalId = approval.id;
+          expiresAt = approval.expires_at;
         },
       },
     );
-    throw error();
+    throw new BrokerError("approval_required", `${entry.tool.name} needs a human approval first`, { approval_id: approvalId, invocation_id: invocationId, expires_at: expiresAt });
   }
 
   return {
@@ -156,7 +156,9 @@ export function createExecuteService(deps: ExecuteDeps) {
       const invocationId = randomUUID();
       const scope = body.idempotency_key ? { tenantId: caller.tenantId, env: caller.env, agentAppId: caller.agentAppId, key: body.idempotency_key } : undefined;
       if (scope) {
-        const requestFingerprint = fingerprint({ ...body, idempotency_key: undefined });
+        // agent_app_id is part of the scope, not of the request: a control key naming the agent app
+        // and that app's broker JWT (which omits it) send the same request.
+        const requestFingerprint = fingerprint({ ...body, idempotency_key: undefined, agent_app_id: undefined });
         const claim = await deps.idempotency.claim(scope, requestFingerprint, invocationId);
         if (claim.kind === "replay") return replay(caller.tenantId, claim.invocationId);
       }
@@ -176,8 +178,10 @@ export function createExecuteService(deps: ExecuteDeps) {
       try {
         return await run(attempt, body);
       } catch (error) {
-        // Requests refused before execution began are forgotten; executed ones keep their outcome.
-        if (scope && (!attempt.began || !(error instanceof BrokerError))) await deps.idempotency.release(scope);
+        // Only calls that may have reached the upstream keep their outcome; the rest (refused before
+        // execution, or failed before sending: vault, dead connection) are forgotten, so the key can be retried.
+        const mayHaveReachedUpstream = attempt.began && error instanceof BrokerError && error.code === "upstream_error";
+        if (scope && !mayHaveReachedUpstream) await deps.idempotency.release(scope);
         throw error;
       }
     },

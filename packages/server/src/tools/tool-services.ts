@@ -59,7 +59,7 @@ export function createToolServices(deps: ToolServiceDeps) {
     recorder,
     invocationQueries,
   });
-  const continueService = createContinueService({ store, clock, invocationQueries, approvals, recorder, toolCatalogue, credentialResolution, executor: executeService });
+  const continueService = createContinueService({ store, clock, invocationQueries, policies, approvals, recorder, toolCatalogue, credentialResolution, executor: executeService });
   return { toolCatalogue, policies, approvals, invocationQueries, recorder, executeService, continueService };
 }
 

@@ -6,6 +6,7 @@
 import type { AuditActor } from "../audit/audit-log.js";
 import { BrokerError } from "../errors.js";
 import type { Executor } from "../store/database.js";
+import { auditRefusals } from "./billing-audit.js";
 import type { TenantBilling } from "./billing-queries.js";
 import { assertNotBeforeFirstPeriod, periodEnd, periodOf, periodStart, projectMonthEnd, type Period } from "./billing-period.js";
 import { buildInvoice, chargesFor, matchPlan, type Invoice } from "./invoice.js";
@@ -39,6 +40,19 @@ export function createBillingService(deps: BillingServiceDeps) {
   const catalogue = deps.catalogue ?? PLAN_CATALOGUE;
   const checksum = catalogueChecksum(catalogue);
   const finalizer = createPeriodFinalizer({ ...deps, catalogue });
+
+  async function previewInvoice(tenantId: string, period: Period): Promise<Invoice> {
+    const now = clock.now();
+    const tenant = await queries.tenantBilling(store.db, tenantId);
+    assertNotBeforeFirstPeriod(tenant.created_at, period);
+    if (period > periodOf(now)) {
+      throw new BrokerError("period_out_of_range", `period ${period} has not started yet`, { period, current_period: periodOf(now) });
+    }
+    const finalized = await queries.findFinalized(store.db, tenantId, period);
+    if (finalized) return (JSON.parse(finalized.result) as FinalizeResult).invoice;
+    await metering.sync(tenantId, STATUS_SYNC_LIMIT);
+    return draftInvoice({ metering, catalogue }, store.db, tenant, period, now);
+  }
 
   return {
     plans: () => ({ version: catalogue.version, checksum, currency: catalogue.currency, plans: catalogue.plans }),
@@ -77,21 +91,8 @@ export function createBillingService(deps: BillingServiceDeps) {
 
     /** A frozen invoice for a finalized period; otherwise a draft computed now. */
     async invoicePreview(tenantId: string, requested: Period | undefined, actor: AuditActor): Promise<Invoice> {
-      const now = clock.now();
-      const period = requested ?? periodOf(now);
-      const tenant = await queries.tenantBilling(store.db, tenantId);
-      assertNotBeforeFirstPeriod(tenant.created_at, period);
-      if (period > periodOf(now)) {
-        throw new BrokerError("period_out_of_range", `period ${period} has not started yet`, { period, current_period: periodOf(now) });
-      }
-      const finalized = await queries.findFinalized(store.db, tenantId, period);
-      let invoice: Invoice;
-      if (finalized) {
-        invoice = (JSON.parse(finalized.result) as FinalizeResult).invoice;
-      } else {
-        await metering.sync(tenantId, STATUS_SYNC_LIMIT);
-        invoice = await draftInvoice({ metering, catalogue }, store.db, tenant, period, now);
-      }
+      const period = requested ?? periodOf(clock.now());
+      const invoice = await auditRefusals(audit, { tenantId, actor, action: "billing.invoice_previewed", period }, () => previewInvoice(tenantId, period));
       await audit.append({
         tenantId,
         actor,

@@ -14,6 +14,7 @@ import { BrokerError } from "../errors.js";
 import type { EventOutbox } from "../events/event-outbox.js";
 import type { MeteringService } from "../metering/metering-service.js";
 import type { Store, Tx } from "../store/database.js";
+import { auditRefusals } from "./billing-audit.js";
 import type { BillingQueries, TenantBilling } from "./billing-queries.js";
 import { assertNotBeforeFirstPeriod, firstPeriodOf, nextPeriod, periodOf, type Period } from "./billing-period.js";
 import { buildInvoice, matchPlan, type Invoice, type PlanMatch } from "./invoice.js";
@@ -62,8 +63,18 @@ export function createPeriodFinalizer(deps: PeriodFinalizerDeps) {
     const effective = nextPeriod(period);
     const change = match.better_plan_available ? { from_plan_id: plan.id, to_plan_id: match.recommended_plan.plan_id, effective_period: effective } : null;
     const switchedTo = change ? { planName: match.recommended_plan.name, period: effective } : undefined;
-    const invoice = buildInvoice({ id: randomUUID(), status: "finalized", period, plan, catalogueVersion: catalogue.version, usage, planMatch: match, switchedTo, generatedAt: now });
-    const reported = await metering.status(tenant.id, period, invoice.usage.executions);
+    const invoice = buildInvoice({
+      id: randomUUID(),
+      status: "finalized",
+      period,
+      plan,
+      catalogueVersion: catalogue.version,
+      usage,
+      planMatch: match,
+      switchedTo,
+      generatedAt: now,
+    });
+    const reported = await metering.status(tenant.id, period, invoice.usage.executions, trx);
     return {
       period,
       status: "finalized",
@@ -91,18 +102,29 @@ export function createPeriodFinalizer(deps: PeriodFinalizerDeps) {
       finalized_at: result.finalized_at,
       finalized_by: `${actor.type}:${actor.id}`,
     });
-    const summary = { period: result.period, invoice_id: invoice.id, plan_id: invoice.plan.id, executions: invoice.usage.executions, total: invoice.total, currency: invoice.currency, plan_change: change };
+    const summary = {
+      period: result.period,
+      invoice_id: invoice.id,
+      plan_id: invoice.plan.id,
+      executions: invoice.usage.executions,
+      total: invoice.total,
+      currency: invoice.currency,
+      plan_change: change,
+    };
     await events.emitIn(trx, { tenantId, type: "billing.period_finalized", data: summary });
-    await audit.appendIn(trx, { tenantId, actor, action: "billing.period_finalized", target: { type: "billing_period", id: result.period }, data: summary });
+    const target = { type: "billing_period", id: result.period };
+    await audit.appendIn(trx, { tenantId, actor, action: "billing.period_finalized", target, data: summary });
     if (change) {
-      await audit.appendIn(trx, { tenantId, actor, action: "billing.plan_changed", target: { type: "tenant", id: tenantId }, data: { ...change, reason: "plan_match", period: result.period } });
+      const data = { ...change, reason: "plan_match", period: result.period };
+      await audit.appendIn(trx, { tenantId, actor, action: "billing.plan_changed", target: { type: "tenant", id: tenantId }, data });
     }
   }
 
   async function finalizeOnce(tenantId: string, period: Period, actor: AuditActor) {
     const now = clock.now();
     if (period >= periodOf(now)) {
-      throw new BrokerError("period_open", `period ${period} has not ended yet; only ended periods can be finalized`, { period, current_period: periodOf(now) });
+      const details = { period, current_period: periodOf(now) };
+      throw new BrokerError("period_open", `period ${period} has not ended yet; only ended periods can be finalized`, details);
     }
     // Report everything before freezing, outside the transaction: the processor may be remote.
     await metering.sync(tenantId);
@@ -110,7 +132,8 @@ export function createPeriodFinalizer(deps: PeriodFinalizerDeps) {
       await store.lock(trx, `billing:${tenantId}`);
       const existing = await queries.findFinalized(trx, tenantId, period);
       if (existing) {
-        await audit.appendIn(trx, { tenantId, actor, action: "billing.period_finalize_repeated", target: { type: "billing_period", id: period }, data: { period } });
+        const target = { type: "billing_period", id: period };
+        await audit.appendIn(trx, { tenantId, actor, action: "billing.period_finalize_repeated", target, data: { period } });
         return { result: JSON.parse(existing.result) as FinalizeResult, repeated: true };
       }
       const tenant = await queries.tenantBilling(trx, tenantId);
@@ -124,14 +147,8 @@ export function createPeriodFinalizer(deps: PeriodFinalizerDeps) {
   return {
     /** Returns the stored result and `repeated: true` when the period was already finalized. */
     async finalize(tenantId: string, period: Period, actor: AuditActor): Promise<{ result: FinalizeResult; repeated: boolean }> {
-      try {
-        return await finalizeOnce(tenantId, period, actor);
-      } catch (error) {
-        if (error instanceof BrokerError) {
-          await audit.append({ tenantId, actor, action: "billing.period_finalized", outcome: "failure", target: { type: "billing_period", id: period }, data: { period, code: error.code } });
-        }
-        throw error;
-      }
+      const attempt = { tenantId, actor, action: "billing.period_finalized", period };
+      return auditRefusals(audit, attempt, () => finalizeOnce(tenantId, period, actor));
     },
   };
 }

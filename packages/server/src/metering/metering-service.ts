@@ -55,8 +55,8 @@ export function createMeteringService({ db, clock, reporter, queries }: Metering
       return total;
     },
 
-    async status(tenantId: string, period: string, executions: number): Promise<MeteringStatus> {
-      const reported = await queries.reportedCount(db, tenantId, period);
+    async status(tenantId: string, period: string, executions: number, executor: Executor = db): Promise<MeteringStatus> {
+      const reported = await queries.reportedCount(executor, tenantId, period);
       return { mode: reporter.mode, reported_executions: reported, unreported_executions: Math.max(0, executions - reported) };
     },
   };

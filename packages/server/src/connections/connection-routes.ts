@@ -13,7 +13,7 @@ const Connection = Type.Object(
     display_name: Type.String({ description: "The upstream account's identity, e.g. a GitHub login" }),
     scopes: Type.Array(Type.String()),
     created_at: Timestamp,
-    last_used_at: Type.Union([Timestamp, Type.Null()]),
+    last_used_at: Type.Union([Timestamp, Type.Null()], { description: "Last tool call with this connection; updated at most once a minute" }),
     revoked_at: Type.Union([Timestamp, Type.Null()]),
     upstream_revocation: Type.Union([StringEnum(["revoked", "failed", "unsupported"] as const), Type.Null()], {
       description: "Outcome of the best-effort revocation at the provider",
@@ -76,7 +76,7 @@ export function registerConnectionRoutes(app: App, deps: { connections: Connecti
         description:
           "Exchanges the code and answers `{connected_account_id}`, or 302 to `redirect_after?connected_account_id=…` when the start named one. " +
           "Errors: oauth_state_invalid (unknown or replayed state), oauth_state_expired, oauth_denied (the provider's error= callback), " +
-          "oauth_exchange_failed (the provider refused the code), upstream_error (provider unreachable).",
+          "oauth_exchange_failed (the provider refused the code), upstream_error (provider unreachable or answering without tokens).",
         querystring: CallbackQuery,
         response: { 200: Type.Object({ connected_account_id: Uuid }), 302: Type.Null(), ...errorResponses(400, 502, 503) },
       },

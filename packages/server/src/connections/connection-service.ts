@@ -25,7 +25,7 @@ export type StartInput = { provider: string; env?: Env; scopes?: string[]; redir
 type ConnectionServiceDeps = {
   store: Pick<Store, "db">;
   queries: ConnectionQueries;
-  vault: Pick<Vault, "seal" | "open">;
+  vault: Pick<Vault, "seal" | "open" | "status">;
   oauthClient: OAuthClient;
   providers: ProviderCatalogue;
   upstream: UpstreamClient;
@@ -61,6 +61,9 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
     try {
       return await deps.oauthClient.exchangeCode(provider, { callbackParams: params, state, verifier, redirectUri });
     } catch (error) {
+      if (error instanceof UpstreamOAuthError && error.providerFailed) {
+        throw new BrokerError("upstream_error", "the provider's token endpoint did not answer with tokens", { reason: "token_endpoint" });
+      }
       if (error instanceof UpstreamOAuthError) {
         throw oauthError("oauth_exchange_failed", `the provider refused the authorization code (${error.error})`, { upstream_error: error.error });
       }
@@ -174,7 +177,13 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       if (row.status === "revoked") return present(row);
       let upstreamRevocation: "revoked" | "failed" | "unsupported" = "unsupported";
       if (row.credential_sealed) {
-        const tokens = await openTokens(vault, row).catch(() => undefined);
+        const tokens = await openTokens(vault, row).catch((error: unknown) => {
+          // With the vault itself down (wrong or missing master key, failing storage) change
+          // nothing: the grant can still be revoked upstream once it is back. A single
+          // unreadable ciphertext, though, is worthless and goes.
+          if (vault.status().status === "degraded") throw error;
+          return undefined;
+        });
         upstreamRevocation = tokens ? await deps.oauthClient.revoke(deps.providers.get(row.provider), tokens.accessToken) : "failed";
       }
       const at = clock.now().toISOString();

@@ -18,6 +18,8 @@ import { UpstreamOAuthError, type OAuthClient } from "./oauth-client.js";
 
 /** Refresh this long before `expires_at`, so a token never expires mid-call. */
 export const REFRESH_MARGIN_MS = 60_000;
+// Writing last_used_at on every call would put a write on the hot path; once a minute is enough.
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 type RefresherDeps = {
   store: Pick<Store, "db" | "kind" | "lock">;
@@ -103,11 +105,18 @@ export function createCredentialRefresher(deps: RefresherDeps) {
     return promise;
   }
 
+  async function noteUse(row: ConnectionRow) {
+    const now = clock.now();
+    if (row.last_used_at && now.getTime() - Date.parse(row.last_used_at) < LAST_USED_RESOLUTION_MS) return;
+    await queries.touchLastUsed(store.db, row.id, now.toISOString());
+  }
+
   return {
-    /** Tokens usable right now; refreshes ahead of expiry. */
+    /** Tokens usable right now; refreshes ahead of expiry. Each call counts as a use of the connection. */
     async getFreshCredentials(row: ConnectionRow): Promise<TokenSet> {
       if (row.status !== "active") throw unusable(row);
       const tokens = await openTokens(vault, row);
+      await noteUse(row);
       if (isFresh(tokens)) return tokens;
       return singleFlight(row, false);
     },

@@ -12,6 +12,8 @@ export class UpstreamOAuthError extends Error {
     readonly error: string,
     readonly description: string | undefined,
     readonly invalidGrant: boolean,
+    /** The provider failed (a 5xx page, no usable token response): it did not refuse anything. */
+    readonly providerFailed = false,
   ) {
     super(`upstream OAuth error: ${error}`);
   }
@@ -55,7 +57,7 @@ export function createOAuthClient({ upstream, allowInsecureRequests, now }: OAut
       if (error instanceof oauth.ResponseBodyError) {
         throw new UpstreamOAuthError(error.error, error.error_description, settings.invalidGrantErrors.includes(error.error));
       }
-      throw new UpstreamOAuthError("invalid_token_response", error instanceof Error ? error.message : undefined, false);
+      throw new UpstreamOAuthError("invalid_token_response", error instanceof Error ? error.message : undefined, false, true);
     }
   }
 

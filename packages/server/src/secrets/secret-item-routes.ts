@@ -10,7 +10,7 @@ const secretFields = {
   env: EnvSchema,
   name: Type.String(),
   created_at: Timestamp,
-  last_used_at: Type.Union([Timestamp, Type.Null()]),
+  last_used_at: Type.Union([Timestamp, Type.Null()], { description: "Last tool call with this item; updated at most once a minute" }),
 };
 const SecretItem = Type.Object(secretFields, { $id: "SecretItem", description: "Metadata only: the value is write-only." });
 const CreateSecretItem = Type.Object(

@@ -33,8 +33,18 @@ type SecretItemDeps = {
   clock: Clock;
 };
 
+// Writing last_used_at on every call would put a write on the hot path; once a minute is enough.
+const LAST_USED_RESOLUTION_MS = 60_000;
+
 export function createSecretItemService({ store, vault, providers, audit, clock }: SecretItemDeps) {
   const { db } = store;
+
+  async function noteUse(row: SecretItemsTable) {
+    const now = clock.now();
+    if (row.last_used_at && now.getTime() - Date.parse(row.last_used_at) < LAST_USED_RESOLUTION_MS) return;
+    await db.updateTable("secret_items").set({ last_used_at: now.toISOString() }).where("id", "=", row.id).execute();
+  }
+
   return {
     async create(tenantId: string, input: SecretItemInput, actor: AuditActor) {
       const provider = providers.get(input.provider);
@@ -87,7 +97,12 @@ export function createSecretItemService({ store, vault, providers, audit, clock 
     async resolve(tenantId: string, id: string) {
       const row = await db.selectFrom("secret_items").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
       if (!row) throw notFound("secret item");
-      return { id: row.id, provider: row.provider, env: row.env, open: () => vault.open(sealContext(row), row.value_sealed) };
+      const open = async () => {
+        const value = await vault.open(sealContext(row), row.value_sealed);
+        await noteUse(row);
+        return value;
+      };
+      return { id: row.id, provider: row.provider, env: row.env, open };
     },
   };
 }

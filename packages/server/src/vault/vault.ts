@@ -15,6 +15,7 @@ export type SealContext = { tenantId: string; table: string; rowId: string; fiel
 export type VaultStatus = { status: "ok" | "degraded"; reason?: string };
 
 const SYSTEM_SCHEME = "mk1";
+const STORAGE_FAILED = "the vault's storage failed";
 const TENANT_SCHEME = "dk1";
 
 type VaultDeps = { db: Db; ring: MasterKeyring; clock: Clock };
@@ -86,11 +87,15 @@ export function createVault({ db, ring, clock }: VaultDeps) {
   }
 
   async function withStorage<T>(query: () => Promise<T>): Promise<T> {
+    let result: T;
     try {
-      return await query();
+      result = await query();
     } catch (error) {
-      return unavailable("the vault's storage failed", error);
+      return unavailable(STORAGE_FAILED, error);
     }
+    // Storage answers again: a degradation it caused is over (a key problem is not).
+    if (degradedReason === STORAGE_FAILED) degradedReason = undefined;
+    return result;
   }
 
   return {
@@ -132,7 +137,7 @@ export function createVault({ db, ring, clock }: VaultDeps) {
         }
         degradedReason = undefined;
       } catch (error) {
-        if (!(error instanceof BrokerError)) degradedReason = "the vault's storage failed";
+        if (!(error instanceof BrokerError)) degradedReason = STORAGE_FAILED;
       }
       return this.status();
     },

@@ -132,6 +132,14 @@ describeEachDatabase("OAuth connect failures", (kind) => {
     await storesNothing(async () => expectError(await call(broker, "GET", callbackPath), 502, "upstream_error"));
   });
 
+  it("revokes the freshly issued grant when the provider will not say who the account is, and stores nothing", async () => {
+    const { callbackPath } = await authorize("scm");
+    const revocations = world.fakes.github.stats.revocations;
+    world.fakes.github.failNext(1, { status: 500, body: { message: "Server Error" } });
+    await storesNothing(async () => expectError(await call(broker, "GET", callbackPath), 502, "upstream_error"));
+    expect(world.fakes.github.stats.revocations).toBe(revocations + 1);
+  });
+
   it("reports a wrong client secret as a refused exchange (the fake checks client credentials)", async () => {
     for (const [name, fake] of [["SCM", world.fakes.github], ["CHAT", world.fakes.slack], ["TRACKER", world.fakes.linear]] as const) {
       const misconfigured = await startBroker(kind, { env: { ...fake.env, [`BROKER_PROVIDER_${name}_CLIENT_SECRET`]: "not-the-secret" } });

@@ -123,7 +123,9 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
 
       const api = (req: Parameters<UpstreamClient["send"]>[1]) =>
         deps.upstream.send(provider.apiBaseUrl, { ...req, headers: { ...provider.apiHeaders, authorization: provider.authorizationHeader({ kind: "oauth2", secret: tokens.accessToken }), ...req.headers } });
-      const identity = await provider.fetchIdentity(api, raw).catch(() => {
+      const identity = await provider.fetchIdentity(api, raw).catch(async () => {
+        // Nothing will be stored, so the grant just issued must not stay live at the provider.
+        await deps.oauthClient.revoke(provider, tokens.accessToken);
         throw new BrokerError("upstream_error", "the provider did not tell who the connected account is", { reason: "identity" });
       });
 

@@ -3,6 +3,7 @@
  * everything else receives a `Config`.
  */
 import { resolve } from "node:path";
+import { parseMasterKeys } from "./vault/master-keys.js";
 
 export type BrokerEnvironment = "development" | "test" | "production";
 
@@ -88,6 +89,13 @@ export function loadConfig(env: Env = process.env): Config {
   if (env.BROKER_METERING_MODE && !["off", "test"].includes(env.BROKER_METERING_MODE)) {
     problems.push("BROKER_METERING_MODE must be `test` or `off`");
   }
+  if (config.masterKeys) {
+    try {
+      parseMasterKeys(config.masterKeys);
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
   if (environment === "production") problems.push(...productionProblems(config));
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
@@ -153,7 +161,7 @@ function parseInteger(
 ): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
+  const value = /^\d+$/.test(raw.trim()) && raw.trim() === raw ? Number(raw) : Number.NaN;
   const outOfRange = (range.min !== undefined && value < range.min) || (range.max !== undefined && value > range.max);
   if (!Number.isInteger(value) || outOfRange) {
     const bounds = [range.min !== undefined ? `>= ${range.min}` : "", range.max !== undefined ? `<= ${range.max}` : ""]

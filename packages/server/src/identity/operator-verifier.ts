@@ -2,9 +2,9 @@
  * Verifies identity-provider access tokens for operator sessions: signature against the issuer's
  * JWKS, pinned asymmetric algorithms (never `none` or HMAC), `iss`, `aud` and `exp`.
  */
-import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, jwtVerify, type JWTVerifyGetKey } from "jose";
+import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
 import type { OidcConfig } from "../config.js";
-import { unauthorized } from "../errors.js";
+import { BrokerError, unauthorized } from "../errors.js";
 import { DEVELOPMENT_AUDIENCE, type DevelopmentIssuer } from "./development-issuer.js";
 
 export const OPERATOR_ALGORITHMS = ["RS256", "PS256", "ES256", "EdDSA"];
@@ -54,7 +54,11 @@ export function createOperatorVerifier(options: {
           ...(options.clockNow ? { currentDate: options.clockNow() } : {}),
         });
         return { issuer: issuer.issuer, subject: payload.sub! };
-      } catch {
+      } catch (error) {
+        // The identity provider being unreachable is our outage, not the caller's bad token.
+        if (error instanceof joseErrors.JWKSTimeout || (error instanceof Error && !(error instanceof joseErrors.JOSEError))) {
+          throw new BrokerError("service_unavailable", "the identity provider's keys could not be fetched; retry shortly");
+        }
         throw unauthorized("the operator token is invalid or expired");
       }
     },

@@ -11,6 +11,7 @@ import type { ProviderCatalogue } from "../providers/catalogue.js";
 import type { Store } from "../store/database.js";
 import type { SecretItemsTable } from "../store/schema.js";
 import type { Vault } from "../vault/vault.js";
+import { createSecretItemQueries } from "./secret-item-queries.js";
 
 export type SecretItemInput = { provider: string; env: Env; name: string; value: string };
 
@@ -38,11 +39,12 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 export function createSecretItemService({ store, vault, providers, audit, clock }: SecretItemDeps) {
   const { db } = store;
+  const queries = createSecretItemQueries();
 
   async function noteUse(row: SecretItemsTable) {
     const now = clock.now();
     if (row.last_used_at && now.getTime() - Date.parse(row.last_used_at) < LAST_USED_RESOLUTION_MS) return;
-    await db.updateTable("secret_items").set({ last_used_at: now.toISOString() }).where("id", "=", row.id).execute();
+    await queries.touchLastUsed(db, row.id, now.toISOString());
   }
 
   return {
@@ -62,32 +64,23 @@ export function createSecretItemService({ store, vault, providers, audit, clock 
         created_at: clock.now().toISOString(),
         last_used_at: null,
       };
-      const existing = await db
-        .selectFrom("secret_items")
-        .select("id")
-        .where("tenant_id", "=", tenantId)
-        .where("env", "=", input.env)
-        .where("provider", "=", provider.id)
-        .where("name", "=", input.name)
-        .executeTakeFirst();
-      if (existing) throw new BrokerError("conflict", `a secret item named "${input.name}" already exists for ${provider.id} in ${input.env}`);
+      if (await queries.findByName(db, row)) throw new BrokerError("conflict", `a secret item named "${input.name}" already exists for ${provider.id} in ${input.env}`);
       await db.transaction().execute(async (trx) => {
-        await trx.insertInto("secret_items").values(row).execute();
+        await queries.insert(trx, row);
         await audit.appendIn(trx, { tenantId, actor, action: "secret_item.created", target: { type: "secret_item", id }, data: { provider: provider.id, env: input.env, name: input.name } });
       });
       return present(row);
     },
 
     async list(tenantId: string) {
-      const rows = await db.selectFrom("secret_items").selectAll().where("tenant_id", "=", tenantId).orderBy("created_at").orderBy("id").execute();
-      return rows.map(present);
+      return (await queries.list(db, tenantId)).map(present);
     },
 
     async delete(tenantId: string, id: string, actor: AuditActor) {
-      const row = await db.selectFrom("secret_items").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
+      const row = await queries.find(db, tenantId, id);
       if (!row) throw notFound("secret item");
       await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom("secret_items").where("id", "=", id).execute();
+        await queries.delete(trx, id);
         await audit.appendIn(trx, { tenantId, actor, action: "secret_item.deleted", target: { type: "secret_item", id }, data: { provider: row.provider, env: row.env, name: row.name } });
       });
       return { ...present(row), deleted: true };
@@ -95,7 +88,7 @@ export function createSecretItemService({ store, vault, providers, audit, clock 
 
     /** For the execute pipeline only: the tenant's item; its value is opened only when the call runs. */
     async resolve(tenantId: string, id: string) {
-      const row = await db.selectFrom("secret_items").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
+      const row = await queries.find(db, tenantId, id);
       if (!row) throw notFound("secret item");
       const open = async () => {
         const value = await vault.open(sealContext(row), row.value_sealed);

@@ -4,6 +4,7 @@ import type { App } from "../http/app-type.js";
 import { EnvSchema, errorResponses, Uuid } from "../http/schemas.js";
 import type { Store } from "../store/database.js";
 import type { Clock } from "../clock.js";
+import { countUsage } from "./usage-queries.js";
 
 const Period = Type.String({ pattern: "^\\d{4}-(0[1-9]|1[0-2])$", description: "Calendar month in UTC, YYYY-MM" });
 
@@ -32,18 +33,14 @@ export function registerUsageRoutes(app: App, deps: { store: Pick<Store, "db">; 
       const current = deps.clock.now().toISOString().slice(0, 7);
       const from = request.query.from ?? request.query.to ?? current;
       const to = request.query.to ?? (request.query.from ? current : from);
-      let query = deps.store.db
-        .selectFrom("usage_events")
-        .select(["period", "env", "agent_app_id", "tool_name"])
-        .select((eb) => eb.fn.countAll<number>().as("executions"))
-        .where("tenant_id", "=", request.credential.tenantId)
-        .where("period", ">=", from)
-        .where("period", "<=", to);
-      if (request.query.env) query = query.where("env", "=", request.query.env);
-      if (request.query.agent_app_id) query = query.where("agent_app_id", "=", request.query.agent_app_id);
-      if (request.query.tool) query = query.where("tool_name", "=", request.query.tool);
-      const rows = await query.groupBy(["period", "env", "agent_app_id", "tool_name"]).orderBy("period").orderBy("env").orderBy("agent_app_id").orderBy("tool_name").execute();
-      const data = rows.map((row) => ({ ...row, executions: Number(row.executions) }));
+      const data = await countUsage(deps.store.db, {
+        tenantId: request.credential.tenantId,
+        from,
+        to,
+        env: request.query.env,
+        agentAppId: request.query.agent_app_id,
+        tool: request.query.tool,
+      });
       return { from, to, total: data.reduce((sum, row) => sum + row.executions, 0), data };
     },
   );

@@ -1,0 +1,99 @@
+/**
+ * Tool-definition adapters: the catalogue from `AgentClient.listTools()` in the shapes the OpenAI,
+ * Anthropic and Vercel AI SDK APIs take. Plain objects; none of those SDKs is a dependency.
+ *
+ * Model APIs allow only `[A-Za-z0-9_-]{1,64}` in tool names, so a broker name such as
+ * `scm.get_authenticated_user` is sent as `scm__get_authenticated_user`; `brokerToolName` maps a
+ * name the model calls back to the broker's.
+ */
+import type { Tool } from "./types.js";
+
+export type JsonSchemaObject = { type: "object"; properties: Record<string, unknown>; [keyword: string]: unknown };
+
+/** Chat Completions `tools[]` entry. */
+export type OpenAIChatTool = { type: "function"; function: { name: string; description: string; parameters: JsonSchemaObject } };
+/** Responses API `tools[]` entry. */
+export type OpenAIResponsesTool = { type: "function"; name: string; description: string; parameters: JsonSchemaObject; strict: false };
+/** Messages API `tools[]` entry. */
+export type AnthropicTool = { name: string; description: string; input_schema: JsonSchemaObject };
+
+const AI_SCHEMA = Symbol.for("vercel.ai.schema");
+const AI_VALIDATOR = Symbol.for("vercel.ai.validator");
+
+/** What the AI SDK's `jsonSchema()` returns: a marked wrapper around a JSON Schema. */
+export type VercelAISchema = { [AI_SCHEMA]: true; [AI_VALIDATOR]: true; jsonSchema: JsonSchemaObject; validate: undefined };
+/**
+ * An AI SDK tool. `inputSchema` is what AI SDK 5 and later read; `parameters` (the same schema)
+ * is what AI SDK 4 read. With `execute`, the SDK runs the tool itself.
+ */
+export type VercelAITool = {
+  description: string;
+  inputSchema: VercelAISchema;
+  parameters: VercelAISchema;
+  execute?: (input: Record<string, unknown>) => Promise<unknown>;
+};
+
+const MODEL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The name a model API accepts for a broker tool: `.` becomes `__`. */
+export function modelToolName(brokerName: string): string {
+  const name = brokerName.replace(/\./g, "__");
+  if (!MODEL_NAME.test(name)) throw new RangeError(`tool "${brokerName}" cannot be named for a model API (allowed: A-Z a-z 0-9 _ -, at most 64)`);
+  return name;
+}
+
+/**
+ * The broker tool a model called. With `tools`, the name is looked up (exact, so names that
+ * contain `__` themselves still map back); without, `__` is turned back into `.`.
+ */
+export function brokerToolName(modelName: string, tools?: readonly Pick<Tool, "name">[]): string {
+  if (!tools) return modelName.replace(/__/g, ".");
+  const match = tools.find((tool) => modelToolName(tool.name) === modelName);
+  if (!match) throw new RangeError(`the model called "${modelName}", which is not one of the tools given`);
+  return match.name;
+}
+
+/** A tool's argument schema as a standalone object schema (own copy; `type: "object"` ensured). */
+export function argumentsSchema(tool: Pick<Tool, "arguments_schema">): JsonSchemaObject {
+  const schema = structuredClone(tool.arguments_schema ?? {}) as Record<string, unknown>;
+  delete schema.$schema;
+  delete schema.$id;
+  const properties = typeof schema.properties === "object" && schema.properties !== null ? schema.properties : {};
+  return { ...schema, type: "object", properties: properties as Record<string, unknown> };
+}
+
+/** For `openai.chat.completions.create({ tools })`. */
+export function toOpenAITools(tools: readonly Tool[]): OpenAIChatTool[] {
+  return tools.map((tool) => ({ type: "function", function: { name: modelToolName(tool.name), description: tool.description, parameters: argumentsSchema(tool) } }));
+}
+
+/**
+ * For `openai.responses.create({ tools })`. `strict` is off: strict mode needs every property
+ * required and no optional arguments, which broker schemas do not promise.
+ */
+export function toOpenAIResponsesTools(tools: readonly Tool[]): OpenAIResponsesTool[] {
+  return tools.map((tool) => ({ type: "function", name: modelToolName(tool.name), description: tool.description, parameters: argumentsSchema(tool), strict: false }));
+}
+
+/** For `anthropic.messages.create({ tools })`. */
+export function toAnthropicTools(tools: readonly Tool[]): AnthropicTool[] {
+  return tools.map((tool) => ({ name: modelToolName(tool.name), description: tool.description, input_schema: argumentsSchema(tool) }));
+}
+
+export type VercelAIToolsOptions = {
+  /** Runs a call the model made, e.g. `(name, args) => agent.executeAndWait({ tool_name: name, arguments: args, ... })`. */
+  execute?: (toolName: string, args: Record<string, unknown>) => Promise<unknown>;
+};
+
+/** For `generateText({ tools })` / `streamText({ tools })` of the Vercel AI SDK. */
+export function toVercelAITools(tools: readonly Tool[], options: VercelAIToolsOptions = {}): Record<string, VercelAITool> {
+  const { execute } = options;
+  return Object.fromEntries(
+    tools.map((tool) => {
+      const schema: VercelAISchema = { [AI_SCHEMA]: true, [AI_VALIDATOR]: true, jsonSchema: argumentsSchema(tool), validate: undefined };
+      const entry: VercelAITool = { description: tool.description, inputSchema: schema, parameters: schema };
+      if (execute) entry.execute = (input) => execute(tool.name, input);
+      return [modelToolName(tool.name), entry];
+    }),
+  );
+}

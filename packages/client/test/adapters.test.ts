@@ -1,0 +1,146 @@
+/**
+ * The tool-definition adapters, fed with the real catalogue from a started broker, checked against
+ * the shape each API documents (as JSON Schemas below) and, for the Vercel AI SDK, against the
+ * check its `asSchema()` applies to a JSON-Schema tool input.
+ */
+import { Ajv } from "ajv";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { argumentsSchema, brokerToolName, modelToolName, toAnthropicTools, toOpenAIResponsesTools, toOpenAITools, toVercelAITools } from "../src/adapters.js";
+import { AgentClient, type Tool } from "../src/index.js";
+import { startTestBed, type ClientTestBed } from "./support/broker-setup.js";
+
+const NAME = { type: "string", pattern: "^[a-zA-Z0-9_-]{1,64}$" };
+const OBJECT_SCHEMA = { type: "object", required: ["type"], properties: { type: { const: "object" }, properties: { type: "object" }, required: { type: "array", items: { type: "string" } } } };
+
+/** OpenAI Chat Completions: `tools[]` entries of type function. */
+const OPENAI_CHAT_TOOL = {
+  type: "object",
+  required: ["type", "function"],
+  additionalProperties: false,
+  properties: {
+    type: { const: "function" },
+    function: { type: "object", required: ["name"], additionalProperties: false, properties: { name: NAME, description: { type: "string" }, parameters: OBJECT_SCHEMA, strict: { type: ["boolean", "null"] } } },
+  },
+};
+/** OpenAI Responses API: function tools. */
+const OPENAI_RESPONSES_TOOL = {
+  type: "object",
+  required: ["type", "name", "parameters", "strict"],
+  additionalProperties: false,
+  properties: { type: { const: "function" }, name: NAME, description: { type: ["string", "null"] }, parameters: OBJECT_SCHEMA, strict: { type: ["boolean", "null"] } },
+};
+/** Anthropic Messages API: client tools. */
+const ANTHROPIC_TOOL = {
+  type: "object",
+  required: ["name", "input_schema"],
+  additionalProperties: false,
+  properties: { name: NAME, description: { type: "string" }, input_schema: OBJECT_SCHEMA, type: { const: "custom" }, cache_control: { type: ["object", "null"] } },
+};
+/** Vercel AI SDK: `tools` is a record of tools with a description and an input schema. */
+const VERCEL_TOOLS = {
+  type: "object",
+  propertyNames: NAME,
+  additionalProperties: { type: "object", required: ["inputSchema"], properties: { description: { type: "string" }, inputSchema: { type: "object", required: ["jsonSchema"] }, execute: {} } },
+};
+
+/** What the AI SDK's `asSchema` accepts as a ready schema instead of treating it as Zod. */
+function aiSdkAcceptsAsSchema(value: unknown): boolean {
+  const marker = Symbol.for("vercel.ai.schema");
+  return typeof value === "object" && value !== null && marker in value && (value as Record<symbol, unknown>)[marker] === true && "jsonSchema" in value && "validate" in value;
+}
+
+describe("tool-definition adapters", () => {
+  let bed: ClientTestBed;
+  let client: AgentClient;
+  let tools: Tool[];
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  const expectShape = (schema: object, value: unknown) => {
+    const validate = ajv.compile(schema);
+    expect(validate(value), ajv.errorsText(validate.errors)).toBe(true);
+  };
+
+  beforeAll(async () => {
+    bed = await startTestBed();
+    client = new AgentClient({ baseUrl: bed.broker.url, token: await bed.mintToken() });
+    tools = await client.listTools();
+  });
+  afterAll(() => bed.close());
+
+  it("names every catalogue tool in the characters model APIs allow, reversibly", () => {
+    expect(tools.length).toBeGreaterThan(5);
+    for (const tool of tools) {
+      const name = modelToolName(tool.name);
+      expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+      expect(brokerToolName(name, tools)).toBe(tool.name);
+      expect(brokerToolName(name)).toBe(tool.name);
+    }
+    expect(modelToolName("scm.get_authenticated_user")).toBe("scm__get_authenticated_user");
+    expect(() => brokerToolName("scm__no_such_tool", tools)).toThrow(/not one of the tools/);
+    expect(() => modelToolName(`scm.${"x".repeat(70)}`)).toThrow(RangeError);
+  });
+
+  it("produces OpenAI Chat Completions tools", () => {
+    const converted = toOpenAITools(tools);
+    expectShape({ type: "array", items: OPENAI_CHAT_TOOL }, converted);
+    expect(converted.find((tool) => tool.function.name === "scm__delete_repository")?.function).toMatchObject({
+      description: expect.stringMatching(/Delete a repository/),
+      parameters: { type: "object", required: ["owner", "repo"], properties: { owner: expect.any(Object), repo: expect.any(Object) } },
+    });
+  });
+
+  it("produces OpenAI Responses API tools, not strict", () => {
+    const converted = toOpenAIResponsesTools(tools);
+    expectShape({ type: "array", items: OPENAI_RESPONSES_TOOL }, converted);
+    expect(converted.every((tool) => tool.strict === false)).toBe(true);
+  });
+
+  it("produces Anthropic Messages API tools", () => {
+    const converted = toAnthropicTools(tools);
+    expectShape({ type: "array", items: ANTHROPIC_TOOL }, converted);
+    expect(converted.map((tool) => tool.name)).toContain("scm__create_issue");
+  });
+
+  it("produces Vercel AI SDK tools whose input schema the SDK takes as JSON Schema", () => {
+    const converted = toVercelAITools(tools);
+    expectShape(VERCEL_TOOLS, converted);
+    for (const [name, tool] of Object.entries(converted)) {
+      expect(aiSdkAcceptsAsSchema(tool.inputSchema), name).toBe(true);
+      expect(aiSdkAcceptsAsSchema(tool.parameters), name).toBe(true);
+      expect(tool.inputSchema.jsonSchema.type).toBe("object");
+      expect(tool).not.toHaveProperty("execute");
+    }
+  });
+
+  it("gives every format a parameter schema that is valid JSON Schema and judges arguments as the broker does", () => {
+    const createIssue = tools.find((tool) => tool.name === "scm.create_issue")!;
+    const schemas = [
+      toOpenAITools([createIssue])[0]!.function.parameters,
+      toOpenAIResponsesTools([createIssue])[0]!.parameters,
+      toAnthropicTools([createIssue])[0]!.input_schema,
+      toVercelAITools([createIssue]).scm__create_issue!.inputSchema.jsonSchema,
+    ];
+    for (const schema of schemas) {
+      const validate = ajv.compile(schema);
+      expect(validate({ owner: "octocat", repo: "hello-world", title: "Bug" })).toBe(true);
+      expect(validate({ owner: "octocat", repo: "hello-world" })).toBe(false);
+    }
+  });
+
+  it("copies schemas instead of sharing them with the catalogue", () => {
+    const [first] = toOpenAITools(tools);
+    first!.function.parameters.properties.injected = { type: "string" };
+    expect(JSON.stringify(tools)).not.toContain("injected");
+    expect(argumentsSchema({ arguments_schema: {} })).toEqual({ type: "object", properties: {} });
+  });
+
+  it("runs a model's call through the broker: Vercel execute, and an OpenAI tool call mapped back", async () => {
+    const run = (toolName: string, args: Record<string, unknown>) =>
+      client.executeAndWait({ tool_name: toolName, arguments: args, connected_account_id: bed.accountId }).then((outcome) => outcome.result);
+    const viaVercel = await toVercelAITools(tools, { execute: run }).scm__get_authenticated_user!.execute!({});
+    expect(viaVercel).toMatchObject({ login: "octocat" });
+
+    const modelCall = { type: "function", function: { name: "scm__get_repository", arguments: '{"owner":"octocat","repo":"hello-world"}' } };
+    const result = await run(brokerToolName(modelCall.function.name, tools), JSON.parse(modelCall.function.arguments));
+    expect(result).toMatchObject({ full_name: "octocat/hello-world" });
+  });
+});

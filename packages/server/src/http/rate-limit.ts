@@ -15,6 +15,7 @@ export function createRateLimiter(options: { name: string; perMinute: number; re
   const limiter: RateLimiterAbstract = options.redis
     ? new RateLimiterRedis({ ...settings, storeClient: options.redis, insuranceLimiter: new RateLimiterMemory(settings) })
     : new RateLimiterMemory(settings);
+  let connecting = options.redis ? firstConnection(options.redis) : undefined;
 
   const setHeaders = (reply: FastifyReply, result: RateLimiterRes) => {
     reply.header("ratelimit-limit", String(options.perMinute));
@@ -24,6 +25,10 @@ export function createRateLimiter(options: { name: string; perMinute: number; re
 
   return {
     async consume(key, reply) {
+      if (connecting) {
+        await connecting;
+        connecting = undefined;
+      }
       try {
         setHeaders(reply, await limiter.consume(key));
       } catch (rejection) {
@@ -45,4 +50,23 @@ export function createRateLimiter(options: { name: string; perMinute: number; re
 export function connectRedis(url: string | undefined): Redis | undefined {
   if (!url) return undefined;
   return new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+}
+
+/**
+ * Right after start the Redis client is still connecting, and without an offline queue every
+ * command would fail over to the per-instance insurance limiter. The first requests wait for the
+ * connection (at most `timeoutMs`; after that the insurance limiter takes over as designed).
+ */
+function firstConnection(redis: Redis, timeoutMs = 2_000): Promise<void> | undefined {
+  if (redis.status === "ready") return undefined;
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off("ready", done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    timer.unref();
+    redis.once("ready", done);
+  });
 }

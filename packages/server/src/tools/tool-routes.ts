@@ -56,7 +56,9 @@ export function registerToolRoutes(app: App, deps: ToolRouteDeps) {
 
   const send = (reply: FastifyReply, response: ExecuteResponse) => {
     if (response.replayed) reply.header("idempotent-replayed", "true");
-    return reply.code(response.status).send(response.body);
+    // A stored error envelope is replayed as the envelope of this request: it names this request's id.
+    const body = response.status >= 400 ? withRequestId(response.body, String(reply.request.id)) : response.body;
+    return reply.code(response.status).send(body);
   };
 
   app.get(
@@ -158,3 +160,7 @@ export function registerToolRoutes(app: App, deps: ToolRouteDeps) {
   );
 }
 
+function withRequestId(body: unknown, requestId: string): unknown {
+  const envelope = body as { error?: Record<string, unknown> } | null;
+  return envelope?.error ? { ...envelope, error: { ...envelope.error, request_id: requestId } } : body;
+}

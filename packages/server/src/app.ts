@@ -18,6 +18,7 @@ import type { Config } from "./config.js";
 import type { App } from "./http/app-type.js";
 import { registerCredentials } from "./http/credentials.js";
 import { registerErrorHandling } from "./http/error-handler.js";
+import { createValidatorCompiler } from "./http/validation.js";
 import { createEventOutbox } from "./events/event-outbox.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { connectRedis, createRateLimiter } from "./http/rate-limit.js";
@@ -84,7 +85,7 @@ export async function createServices(deps: BrokerDeps) {
     clockNow: () => clock.now(),
   });
   const providers = createProviderCatalogue(config);
-  const upstream = createUpstreamClient();
+  const upstream = createUpstreamClient({ timeoutMs: config.upstreamTimeoutMs });
   const production = config.environment === "production";
   const oauthClient = createOAuthClient({ upstream, allowInsecureRequests: !production, now: () => clock.now() });
   const connectionQueries = createConnectionQueries();
@@ -127,8 +128,8 @@ export async function buildApp(services: Services, options: { logStream?: Destin
       const body = JSON.stringify({ ok: false, error: { code: "invalid_request", message: "malformed HTTP request" } });
       socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: "array", allErrors: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(createValidatorCompiler());
 
   // JSON only: anything else is 415, not a string handed to a handler that expects an object.
   app.removeContentTypeParser(["text/plain"]);

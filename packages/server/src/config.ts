@@ -39,6 +39,8 @@ export type Config = {
   logLevel: string;
   brokerTokenTtlSeconds: number;
   approvalTtlSeconds: number;
+  /** How long one upstream SaaS call may take before it fails with upstream_error. */
+  upstreamTimeoutMs: number;
   meteringMode: "test" | "off";
 };
 
@@ -83,6 +85,7 @@ export function loadConfig(env: Env = process.env): Config {
       min: 30,
       max: MAX_BROKER_TOKEN_TTL_SECONDS,
     }),
+    upstreamTimeoutMs: parseInteger(env, "BROKER_UPSTREAM_TIMEOUT_MS", 15_000, problems, { min: 100, max: 120_000 }),
     approvalTtlSeconds: parseInteger(env, "BROKER_APPROVAL_TTL_SECONDS", 86_400, problems, { min: 60 }),
     meteringMode: env.BROKER_METERING_MODE === "off" ? "off" : "test",
   };

@@ -55,6 +55,9 @@ function openSqlite(file: string): Store {
 
 function openPostgres(connectionString: string): Store {
   const pool = new pg.Pool({ connectionString, max: 10 });
+  // An idle client losing its server (a restart, a terminated backend) is dropped by the pool and
+  // replaced on next use; without a listener the 'error' event would crash the process.
+  pool.on("error", () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

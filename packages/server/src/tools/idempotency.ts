@@ -10,6 +10,8 @@ import type { Env } from "../ids.js";
 import type { Store } from "../store/database.js";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+/** Longer than any request can run (upstream timeout plus a refresh): an older claim was abandoned. */
+export const IN_PROGRESS_STALE_MS = 5 * 60_000;
 
 export type IdempotencyScope = { tenantId: string; env: Env; agentAppId: string; key: string };
 export type IdempotencyClaim = { kind: "claimed" } | { kind: "replay"; invocationId: string };
@@ -62,6 +64,11 @@ export function createIdempotency({ store, clock }: IdempotencyDeps) {
       const existing = await where(scope).executeTakeFirst();
       if (!existing) return this.claim(scope, requestFingerprint, invocationId);
       if (existing.expires_at <= now.toISOString()) {
+        await remove(scope);
+        return this.claim(scope, requestFingerprint, invocationId);
+      }
+      if (existing.status === "in_progress" && existing.created_at <= new Date(now.getTime() - IN_PROGRESS_STALE_MS).toISOString()) {
+        // The request that claimed the key died without finishing (e.g. the process was killed).
         await remove(scope);
         return this.claim(scope, requestFingerprint, invocationId);
       }

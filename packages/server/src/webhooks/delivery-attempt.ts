@@ -106,6 +106,19 @@ export function createDeliveryAttempts({ deliveries, endpoints, vault, sender, a
     const at = attemptedAt.toISOString();
     const now = clock.now();
     await deliveries.transaction(async (trx) => {
+      // Recorded only while this worker still holds the lease: if the endpoint was deleted, or
+      // the lease lapsed and another worker took the attempt over, that is not ours to record.
+      const held = await deliveries.finishLeasedAttempt(trx, delivery.id, delivery.lease_token!, {
+        status: retry ? "pending" : outcome === "succeeded" ? "succeeded" : "failed",
+        attempt_count: attemptNumber,
+        next_attempt_at: retry ? nextAttemptAt(now, attemptNumber, result.kind === "response" ? result.retryAfterMs : undefined, random).toISOString() : null,
+        next_trigger: "automatic",
+        last_attempt_at: at,
+        last_http_status: httpStatus,
+        last_error: error,
+        completed_at: retry ? null : now.toISOString(),
+      });
+      if (!held) return;
       await deliveries.insertAttempt(trx, {
         id: randomUUID(),
         delivery_id: delivery.id,
@@ -118,16 +131,6 @@ export function createDeliveryAttempts({ deliveries, endpoints, vault, sender, a
         http_status: httpStatus,
         error,
         latency_ms: result.latencyMs,
-      });
-      await deliveries.finishLeasedAttempt(trx, delivery.id, delivery.lease_token!, {
-        status: retry ? "pending" : outcome === "succeeded" ? "succeeded" : "failed",
-        attempt_count: attemptNumber,
-        next_attempt_at: retry ? nextAttemptAt(now, attemptNumber, result.kind === "response" ? result.retryAfterMs : undefined, random).toISOString() : null,
-        next_trigger: "automatic",
-        last_attempt_at: at,
-        last_http_status: httpStatus,
-        last_error: error,
-        completed_at: retry ? null : now.toISOString(),
       });
       await recordEndpointHealth(trx, delivery.endpoint_id, verdict, result, at);
     });

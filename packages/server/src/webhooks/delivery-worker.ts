@@ -39,6 +39,12 @@ export function createDeliveryWorker({ fanOut, deliveries, attempts, clock, leas
   let ticking: Promise<void> | undefined;
   let wakeAgain = false;
   let stopSignal = new AbortController();
+  /** Errors the loop caught and logged; `drain` reports how many happened while it ran. */
+  let errors = 0;
+  const logError = (fields: Record<string, unknown>, message: string) => {
+    errors += 1;
+    log.error(fields, message);
+  };
 
   const countBy = (key: "tenantId" | "endpointId") => {
     const counts = new Map<string, number>();
@@ -67,7 +73,7 @@ export function createDeliveryWorker({ fanOut, deliveries, attempts, clock, leas
     const done = attempts
       .attempt(delivery, stopSignal.signal)
       .then(() => undefined)
-      .catch((error: unknown) => log.error({ err: error, delivery_id: delivery.id }, "webhook attempt failed to run; it is retried when its lease lapses"))
+      .catch((error: unknown) => logError({ err: error, delivery_id: delivery.id }, "webhook attempt failed to run; it is retried when its lease lapses"))
       .finally(() => {
         inFlight.delete(delivery.id);
         if (running) nudge();
@@ -105,7 +111,7 @@ export function createDeliveryWorker({ fanOut, deliveries, attempts, clock, leas
       return ticking;
     }
     ticking = tick()
-      .catch((error: unknown) => log.error({ err: error }, "webhook delivery tick failed; retrying on the next poll"))
+      .catch((error: unknown) => logError({ err: error }, "webhook delivery tick failed; retrying on the next poll"))
       .finally(() => {
         ticking = undefined;
         if (!running) return;
@@ -148,15 +154,19 @@ export function createDeliveryWorker({ fanOut, deliveries, attempts, clock, leas
       await Promise.allSettled([...inFlight.values()].map((f) => f.done));
     },
 
-    /** Runs ticks until no due work is left and nothing is in flight (tests and the CLI use it). */
-    async drain(): Promise<void> {
+    /** Runs ticks until no due work is left and nothing is in flight; returns the errors caught meanwhile. */
+    async drain(): Promise<{ errors: number }> {
+      const before = errors;
+      // After stop() every send would be aborted at once: there is nothing left to drain.
+      if (stopSignal.signal.aborted) return { errors: 0 };
       for (let round = 0; round < 1000; round += 1) {
         // A tick that began before this call may have missed the work the caller just created.
         while (ticking) await ticking;
         await runTick();
-        if (inFlight.size === 0) return;
+        if (inFlight.size === 0) break;
         await Promise.allSettled([...inFlight.values()].map((f) => f.done));
       }
+      return { errors: errors - before };
     },
 
     get inFlight() {

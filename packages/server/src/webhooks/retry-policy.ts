@@ -56,6 +56,8 @@ export function parseRetryAfter(value: string | string[] | undefined, now: Date)
   if (!raw) return undefined;
   const trimmed = raw.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * SECOND;
+  // An HTTP date names its day and month; "-5" or "1.5" are not dates, whatever Date.parse thinks.
+  if (!/^[A-Za-z]{3}, /.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now.getTime());

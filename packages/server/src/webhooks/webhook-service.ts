@@ -114,7 +114,12 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     };
     await endpoints.transaction(async (trx) => {
       if (!(await endpoints.updateEndpoint(trx, tenantId, id, patch))) throw notFound("webhook endpoint");
-      const data = { fields: Object.keys(input), ...(url ? { url: auditUrl(url) } : {}), ...(input.events !== undefined ? { events: input.events } : {}), ...(input.enabled !== undefined ? { enabled: input.enabled } : {}) };
+      const data = {
+        fields: Object.keys(input),
+        ...(url ? { url: auditUrl(url) } : {}),
+        ...(input.events !== undefined ? { events: input.events } : {}),
+        ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+      };
       await audit.appendIn(trx, { tenantId, actor, action: "webhook.updated", target: target(id), data });
     });
     if (patch.status === "enabled") deps.nudge();
@@ -190,7 +195,8 @@ function deliveryOperations(deps: WebhookServiceDeps, requireEndpoint: (tenantId
     return { event_id: eventId, delivery_id: deliveryId, success: outcome === "succeeded", http_status: httpStatus, error, latency_ms: latencyMs };
   }
 
-  async function listDeliveries(tenantId: string, endpointId: string, query: DeliveryQueryInput & { before?: { createdAt: string; id: string } }): Promise<DeliveryPageResult> {
+  type DeliveryPageQuery = DeliveryQueryInput & { before?: { createdAt: string; id: string } | undefined };
+  async function listDeliveries(tenantId: string, endpointId: string, query: DeliveryPageQuery): Promise<DeliveryPageResult> {
     await requireEndpoint(tenantId, endpointId);
     const limit = query.limit ?? 20;
     const rows = await deliveries.listDeliveries(tenantId, endpointId, { status: query.status, before: query.before, limit: limit + 1 });

@@ -9,6 +9,7 @@ import { loadConfig, type Config } from "../../src/config.js";
 import type { App } from "../../src/http/app-type.js";
 import { openRuntime, type Runtime } from "../../src/runtime.js";
 import { formatMasterKey } from "../../src/vault/master-keys.js";
+import type { HostResolver } from "../../src/webhooks/url-safety.js";
 import { createTestDatabase, type DbKind, type TestDatabase } from "./databases.js";
 
 export type TestBroker = {
@@ -43,6 +44,8 @@ export type StartOptions = {
   clock?: Clock;
   /** Reuse a database (e.g. to restart a broker on the same data). */
   database?: TestDatabase;
+  /** DNS for webhook hosts, so URL-safety tests never resolve real names. */
+  webhookResolver?: HostResolver;
 };
 
 export async function startBroker(kind: DbKind, options: StartOptions = {}): Promise<TestBroker> {
@@ -65,7 +68,7 @@ export async function startBroker(kind: DbKind, options: StartOptions = {}): Pro
       done();
     },
   });
-  const services = await createServices({ ...runtime, ...(options.clock ? { clock: options.clock } : {}) });
+  const services = await createServices({ ...runtime, webhookResolver: options.webhookResolver, ...(options.clock ? { clock: options.clock } : {}) });
   const app = await buildApp(services, { logStream });
   await app.listen({ host: "127.0.0.1", port });
   return {

@@ -36,6 +36,7 @@ export async function createTestDatabase(kind: DbKind): Promise<TestDatabase> {
     dataDir,
     databaseUrl: url.toString(),
     drop: async () => {
+      await waitForDisconnect(name);
       await adminQuery(`drop database if exists ${name} with (force)`);
       rmSync(dataDir, { recursive: true, force: true });
     },
@@ -47,6 +48,25 @@ async function adminQuery(text: string) {
   await client.connect();
   try {
     await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * pg's Pool.end() resolves before its sockets close; dropping the database under them would kill
+ * those backends mid-close. Wait (briefly) until the broker's connections are gone.
+ */
+async function waitForDisconnect(name: string, timeoutMs = 5000) {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const { rows } = await client.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = $1", [name]);
+      if (rows[0]!.n === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   } finally {
     await client.end();
   }

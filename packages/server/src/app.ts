@@ -28,6 +28,7 @@ import { createControlKeyService } from "./keys/control-key-service.js";
 import { createMetering } from "./metering/metering.js";
 import { registerControlKeyRoutes } from "./keys/control-key-routes.js";
 import type { Store } from "./store/database.js";
+import { createConnectionCache } from "./connections/connection-cache.js";
 import { createConnectionQueries } from "./connections/connection-queries.js";
 import { registerConnectionRoutes } from "./connections/connection-routes.js";
 import { createConnectionService } from "./connections/connection-service.js";
@@ -89,11 +90,12 @@ export async function createServices(deps: BrokerDeps) {
   const production = config.environment === "production";
   const oauthClient = createOAuthClient({ upstream, allowInsecureRequests: !production, now: () => clock.now() });
   const connectionQueries = createConnectionQueries();
-  const connectionDeps = { store, queries: connectionQueries, vault, oauthClient, providers, audit, events, clock };
+  const connectionCache = createConnectionCache({ db: store.db, queries: connectionQueries, clock });
+  const connectionDeps = { store, queries: connectionQueries, cache: connectionCache, vault, oauthClient, providers, audit, events, clock };
   const connections = createConnectionService({ ...connectionDeps, upstream, publicUrl: config.publicUrl, production });
   const credentials = createCredentialRefresher(connectionDeps);
   const secretItems = createSecretItemService({ store, vault, providers, audit, clock });
-  const tools = createToolServices({ store, vault, audit, events, clock, providers, upstream, connectionQueries, credentials, secretItems, agentApps, approvalTtlSeconds: config.approvalTtlSeconds });
+  const tools = createToolServices({ store, vault, audit, events, clock, providers, upstream, connectionCache, credentials, secretItems, agentApps, approvalTtlSeconds: config.approvalTtlSeconds });
   const { metering, meteringLedger } = createMetering({ db: store.db, clock, mode: config.meteringMode });
   const billing = createBillingService({ store, clock, queries: createBillingQueries(), metering, audit, events });
   const webhooks = createWebhooks({ store, vault, audit, events, clock, config, resolver: deps.webhookResolver });
@@ -102,7 +104,7 @@ export async function createServices(deps: BrokerDeps) {
     token: createRateLimiter({ name: "token", perMinute: config.rateLimits.tokenPerMinute, redis }),
     execute: createRateLimiter({ name: "execute", perMinute: config.rateLimits.executePerMinute, redis }),
   };
-  return { ...tools, config, store, clock, vault, audit, events, webhooks, metering, meteringLedger, billing, providers, upstream, connectionQueries, connections, credentials, secretItems, tenants, agentApps, controlKeys, signingKeys, brokerJwts, operators, limiters, redis };
+  return { ...tools, config, store, clock, vault, audit, events, webhooks, metering, meteringLedger, billing, providers, upstream, connectionQueries, connectionCache, connections, credentials, secretItems, tenants, agentApps, controlKeys, signingKeys, brokerJwts, operators, limiters, redis };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -147,6 +147,7 @@ describeEachDatabase("POST /v1/tools/execute: credential handles, policy and vau
     // A ciphertext moved from another row fails its AAD check: the vault refuses it.
     const donor = await db.selectFrom("connections").select("credential_sealed").where("id", "=", chat).executeTakeFirstOrThrow();
     await db.updateTable("connections").set({ credential_sealed: donor.credential_sealed }).where("id", "=", tampered).execute();
+    world.broker.services.connectionCache.invalidate(tampered);
     upstreamCallsBefore = upstreamCalls();
     const result = await execute(world.broker, world.jwt, { tool_name: "chat.list_channels", connected_account_id: tampered });
     expectError(result, 503, "vault_unavailable");

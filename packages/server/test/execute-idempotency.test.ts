@@ -126,8 +126,10 @@ describeEachDatabase("POST /v1/tools/execute with idempotency_key", (kind) => {
     const original = await db.selectFrom("connections").select("credential_sealed").where("id", "=", scm).executeTakeFirstOrThrow();
     const foreign = await db.selectFrom("connections").select("credential_sealed").where("id", "=", donor).executeTakeFirstOrThrow();
     await db.updateTable("connections").set({ credential_sealed: foreign.credential_sealed }).where("id", "=", scm).execute();
+    world.broker.services.connectionCache.invalidate(scm);
     expectError(await createIssue("After the vault"), 503, "vault_unavailable");
     await db.updateTable("connections").set({ credential_sealed: original.credential_sealed }).where("id", "=", scm).execute();
+    world.broker.services.connectionCache.invalidate(scm);
     const calls = github().stats.apiCalls.length;
     const retried = await createIssue("After the vault");
     expect(retried.status).toBe(200);

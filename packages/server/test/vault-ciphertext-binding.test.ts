@@ -21,7 +21,11 @@ describeEachDatabase("ciphertext binding", (kind) => {
   afterAll(() => world.close());
 
   const db = () => world.broker.services.store.db;
-  const setCredential = (id: string, sealed: string | null) => db().updateTable("connections").set({ credential_sealed: sealed }).where("id", "=", id).execute();
+  /** Writes the row behind the broker's back, as another instance would, and drops its cached copy. */
+  const setCredential = async (id: string, sealed: string | null) => {
+    await db().updateTable("connections").set({ credential_sealed: sealed }).where("id", "=", id).execute();
+    world.broker.services.connectionCache.invalidate(id);
+  };
   const getUser = (id: string, tenant: TestTenant = world.tenant) => executeTool(world.broker, tenant, { tool_name: "scm.get_authenticated_user", connected_account_id: id });
 
   it("seals under the tenant's data key, which is wrapped by the active master key", async () => {

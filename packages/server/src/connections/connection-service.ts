@@ -13,6 +13,7 @@ import type { UpstreamClient } from "../providers/upstream-client.js";
 import type { Store } from "../store/database.js";
 import type { Vault } from "../vault/vault.js";
 import { openTokens, sealTokens } from "./credential-bundle.js";
+import type { ConnectionCache } from "./connection-cache.js";
 import type { ConnectionQueries, ConnectionRow, Owner } from "./connection-queries.js";
 import { UpstreamOAuthError, type OAuthClient } from "./oauth-client.js";
 
@@ -23,6 +24,7 @@ export type OperatorContext = { tenantId: string } & Owner;
 export type StartInput = { provider: string; env?: Env; scopes?: string[]; redirect_after?: string };
 
 type ConnectionServiceDeps = {
+  cache: Pick<ConnectionCache, "invalidate">;
   store: Pick<Store, "db">;
   queries: ConnectionQueries;
   vault: Pick<Vault, "seal" | "open" | "status">;
@@ -191,6 +193,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       const at = clock.now().toISOString();
       await store.db.transaction().execute(async (trx) => {
         await queries.markRevoked(trx, id, at, upstreamRevocation);
+        deps.cache.invalidate(id);
         await deps.audit.appendIn(trx, {
           tenantId: row.tenant_id,
           actor: operatorActor(operator),

@@ -13,6 +13,7 @@ import type { TokenSet } from "../providers/provider-types.js";
 import type { Db, Executor, Store } from "../store/database.js";
 import type { Vault } from "../vault/vault.js";
 import { openTokens, sealTokens } from "./credential-bundle.js";
+import type { ConnectionCache } from "./connection-cache.js";
 import type { ConnectionQueries, ConnectionRow } from "./connection-queries.js";
 import { UpstreamOAuthError, type OAuthClient } from "./oauth-client.js";
 
@@ -30,11 +31,14 @@ type RefresherDeps = {
   audit: Pick<AuditLog, "appendIn">;
   events: Pick<EventOutbox, "emitIn">;
   clock: Clock;
+  cache: Pick<ConnectionCache, "invalidate">;
 };
 
 export function createCredentialRefresher(deps: RefresherDeps) {
   const { store, queries, vault, clock } = deps;
   const inFlight = new Map<string, Promise<TokenSet>>();
+  // Rows may come from the connection cache, whose last_used_at lags our own writes.
+  const lastUseWrites = new Map<string, number>();
 
   const isFresh = (tokens: TokenSet) => tokens.expiresAt === undefined || tokens.expiresAt - REFRESH_MARGIN_MS > clock.now().getTime();
 
@@ -49,6 +53,7 @@ export function createCredentialRefresher(deps: RefresherDeps) {
     const at = clock.now().toISOString();
     await store.db.transaction().execute(async (trx) => {
       const changed = await queries.markExpired(trx, row.id, at);
+      deps.cache.invalidate(row.id);
       if (Number(changed.numUpdatedRows) === 0) return;
       await deps.audit.appendIn(trx, {
         tenantId: row.tenant_id,
@@ -86,6 +91,7 @@ export function createCredentialRefresher(deps: RefresherDeps) {
       });
     }
     await queries.updateCredential(db, row.id, await sealTokens(vault, row.tenant_id, row.id, next), clock.now().toISOString());
+    deps.cache.invalidate(row.id);
     return next;
   }
 
@@ -107,7 +113,9 @@ export function createCredentialRefresher(deps: RefresherDeps) {
 
   async function noteUse(row: ConnectionRow) {
     const now = clock.now();
-    if (row.last_used_at && now.getTime() - Date.parse(row.last_used_at) < LAST_USED_RESOLUTION_MS) return;
+    const lastWrite = Math.max(lastUseWrites.get(row.id) ?? 0, row.last_used_at ? Date.parse(row.last_used_at) : 0);
+    if (now.getTime() - lastWrite < LAST_USED_RESOLUTION_MS) return;
+    lastUseWrites.set(row.id, now.getTime());
     await queries.touchLastUsed(store.db, row.id, now.toISOString());
   }
 

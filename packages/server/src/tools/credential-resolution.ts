@@ -2,11 +2,11 @@
  * Turns the request's credential handle into something the call can use, checking that it belongs
  * to this tenant (else 404), to the tool's provider and env, and is still usable.
  */
-import type { ConnectionQueries, ConnectionRow } from "../connections/connection-queries.js";
+import type { ConnectionCache } from "../connections/connection-cache.js";
+import type { ConnectionRow } from "../connections/connection-queries.js";
 import { BrokerError, notFound } from "../errors.js";
 import type { Env } from "../ids.js";
 import type { SecretItemService } from "../secrets/secret-item-service.js";
-import type { Store } from "../store/database.js";
 import type { CatalogueTool } from "./tool-catalogue.js";
 
 export type CredentialHandle =
@@ -15,11 +15,11 @@ export type CredentialHandle =
 
 export type HandleRequest = { connected_account_id?: string | null | undefined; secret_item_id?: string | null | undefined };
 
-type ResolutionDeps = { store: Pick<Store, "db">; connectionQueries: ConnectionQueries; secretItems: Pick<SecretItemService, "resolve"> };
+type ResolutionDeps = { connections: Pick<ConnectionCache, "find">; secretItems: Pick<SecretItemService, "resolve"> };
 
 const mismatch = (message: string, reason: string) => new BrokerError("credential_mismatch", message, { reason });
 
-export function createCredentialResolution({ store, connectionQueries, secretItems }: ResolutionDeps) {
+export function createCredentialResolution({ connections, secretItems }: ResolutionDeps) {
   function checkScope(entry: CatalogueTool, env: Env, handle: { provider: string; env: string }, what: string) {
     if (handle.provider !== entry.provider.id) {
       throw mismatch(`the ${what} belongs to provider "${handle.provider}", but ${entry.tool.name} needs "${entry.provider.id}"`, "provider");
@@ -32,7 +32,7 @@ export function createCredentialResolution({ store, connectionQueries, secretIte
       const modes = entry.tool.authModes;
       if (request.connected_account_id) {
         if (!modes.includes("oauth2")) throw mismatch(`${entry.tool.name} takes a secret_item_id, not a connected account`, "auth_mode");
-        const connection = await connectionQueries.findInTenant(store.db, tenantId, request.connected_account_id);
+        const connection = await connections.find(tenantId, request.connected_account_id);
         if (!connection) throw notFound("connected account");
         checkScope(entry, env, connection, "connected account");
         if (connection.status !== "active") {

@@ -3,6 +3,7 @@
  * approval → upstream call → scrubbed result, with every attempt recorded.
  */
 import { randomUUID } from "node:crypto";
+import { uuidv7 } from "../ids.js";
 import type { ApprovalService } from "../approvals/approval-service.js";
 import { BrokerError } from "../errors.js";
 import type { PolicyService } from "../policy/policy-service.js";
@@ -153,7 +154,7 @@ export function createExecuteService(deps: ExecuteDeps) {
 
   return {
     async execute(caller: Caller, body: ExecuteBody): Promise<ExecuteResponse> {
-      const invocationId = randomUUID();
+      const invocationId = uuidv7();
       const scope = body.idempotency_key ? { tenantId: caller.tenantId, env: caller.env, agentAppId: caller.agentAppId, key: body.idempotency_key } : undefined;
       if (scope) {
         // agent_app_id is part of the scope, not of the request: a control key naming the agent app

@@ -1,11 +1,11 @@
 import type { Executor } from "../store/database.js";
-import type { InvocationsTable } from "../store/schema.js";
+import type { InvocationsTable, UsageEventsTable } from "../store/schema.js";
 
 export type InvocationRow = InvocationsTable;
 
 export function createInvocationQueries() {
   return {
-    insert: (db: Executor, row: InvocationRow) => db.insertInto("invocations").values(row).execute(),
+    insertMany: (db: Executor, rows: InvocationRow[]) => db.insertInto("invocations").values(rows).execute(),
 
     find: (db: Executor, tenantId: string, id: string) =>
       db.selectFrom("invocations").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst(),
@@ -17,8 +17,8 @@ export function createInvocationQueries() {
     markDenied: (db: Executor, id: string, at: string) =>
       db.updateTable("invocations").set({ status: "denied", error_code: "policy_denied", completed_at: at }).where("id", "=", id).where("status", "=", "awaiting_approval").execute(),
 
-    insertUsage: (db: Executor, row: { id: string; tenant_id: string; env: "test" | "live"; agent_app_id: string; tool_name: string; invocation_id: string; period: string; occurred_at: string }) =>
-      db.insertInto("usage_events").values(row).onConflict((oc) => oc.column("invocation_id").doNothing()).execute(),
+    insertUsage: (db: Executor, rows: UsageEventsTable[]) =>
+      db.insertInto("usage_events").values(rows).onConflict((oc) => oc.column("invocation_id").doNothing()).execute(),
   };
 }
 

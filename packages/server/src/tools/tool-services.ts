@@ -3,7 +3,7 @@ import type { AgentAppService } from "../agent-apps/agent-app-service.js";
 import { createApprovalService } from "../approvals/approval-service.js";
 import type { AuditLog } from "../audit/audit-log.js";
 import type { Clock } from "../clock.js";
-import type { ConnectionQueries } from "../connections/connection-queries.js";
+import type { ConnectionCache } from "../connections/connection-cache.js";
 import type { CredentialRefresher } from "../connections/credential-refresher.js";
 import type { EventOutbox } from "../events/event-outbox.js";
 import { createPolicyService } from "../policy/policy-service.js";
@@ -30,7 +30,7 @@ export type ToolServiceDeps = {
   clock: Clock;
   providers: ProviderCatalogue;
   upstream: UpstreamClient;
-  connectionQueries: ConnectionQueries;
+  connectionCache: ConnectionCache;
   credentials: CredentialRefresher;
   secretItems: SecretItemService;
   agentApps: AgentAppService;
@@ -45,7 +45,7 @@ export function createToolServices(deps: ToolServiceDeps) {
   const invocationQueries = createInvocationQueries();
   const idempotency = createIdempotency({ store, clock });
   const recorder = createInvocationRecorder({ store, queries: invocationQueries, vault, audit, idempotency, clock });
-  const credentialResolution = createCredentialResolution({ store, connectionQueries: deps.connectionQueries, secretItems: deps.secretItems });
+  const credentialResolution = createCredentialResolution({ connections: deps.connectionCache, secretItems: deps.secretItems });
   const upstreamCall = createUpstreamCall({ upstream: deps.upstream, credentials: deps.credentials });
   const executeService = createExecuteService({
     store,

@@ -1,8 +1,23 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 
 /** AES-256-GCM with a random 96-bit IV; the AAD binds a ciphertext to where it is stored. */
+// IVs come from a pooled CSPRNG buffer: one randomBytes call per 4 KiB instead of one per seal.
+const IV_POOL_SIZE = 4096;
+let ivPool = Buffer.alloc(0);
+let ivOffset = IV_POOL_SIZE;
+
+function nextIv(): Buffer {
+  if (ivOffset + 12 > ivPool.length) {
+    ivPool = randomBytes(IV_POOL_SIZE);
+    ivOffset = 0;
+  }
+  const iv = Buffer.from(ivPool.subarray(ivOffset, ivOffset + 12));
+  ivOffset += 12;
+  return iv;
+}
+
 export function encrypt(key: Buffer, plaintext: Buffer, aad: string) {
-  const iv = randomBytes(12);
+  const iv = nextIv();
   const cipher = createCipheriv("aes-256-gcm", key, iv);
   cipher.setAAD(Buffer.from(aad, "utf8"));
   const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);

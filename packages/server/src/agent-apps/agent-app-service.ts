@@ -16,10 +16,17 @@ const toAgentApp = (row: AgentAppsTable): AgentApp => ({
   disabled_at: row.disabled_at,
 });
 
+/**
+ * Token minting and control-key execution look the agent app up on every call. A disable through
+ * this instance takes effect at once; other instances see it within the TTL.
+ */
+const CACHE_TTL_MS = 2_000;
+
 type AgentAppServiceDeps = { store: Pick<Store, "db">; clock: Clock; audit: Pick<AuditLog, "appendIn"> };
 
 export function createAgentAppService({ store, clock, audit }: AgentAppServiceDeps) {
   const { db } = store;
+  const recent = new Map<string, { app: AgentApp; at: number }>();
 
   return {
     async create(tenantId: string, name: string, actor: AuditActor): Promise<AgentApp> {
@@ -45,8 +52,13 @@ export function createAgentAppService({ store, clock, audit }: AgentAppServiceDe
 
     /** Only agent apps of this tenant exist for it: another tenant's id is "not found". */
     async get(tenantId: string, id: string): Promise<AgentApp> {
+      const key = `${tenantId}:${id}`;
+      const hit = recent.get(key);
+      if (hit && clock.now().getTime() - hit.at < CACHE_TTL_MS) return hit.app;
       const row = await db.selectFrom("agent_apps").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
       if (!row) throw notFound("agent app");
+      if (recent.size >= 10_000) recent.clear();
+      recent.set(key, { app: toAgentApp(row), at: clock.now().getTime() });
       return toAgentApp(row);
     },
 
@@ -56,6 +68,7 @@ export function createAgentAppService({ store, clock, audit }: AgentAppServiceDe
       const disabledAt = clock.now().toISOString();
       await db.transaction().execute(async (trx) => {
         await trx.updateTable("agent_apps").set({ status: "disabled", disabled_at: disabledAt }).where("id", "=", id).execute();
+        recent.delete(`${tenantId}:${id}`);
         await audit.appendIn(trx, { tenantId, actor, action: "agent_app.disabled", target: { type: "agent_app", id } });
       });
       return { ...app, status: "disabled", disabled_at: disabledAt };

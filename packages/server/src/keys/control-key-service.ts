@@ -31,6 +31,12 @@ const toInfo = (row: ControlKeysTable): ControlKeyInfo => ({
   last_used_at: row.last_used_at,
 });
 
+/**
+ * A key found valid is trusted for this long without another lookup. Revoking through this
+ * instance takes effect at once; other instances stop accepting the key within the TTL.
+ */
+const KEY_CACHE_TTL_MS = 2_000;
+
 // Writing last_used_at on every request would put a write on the hot path; once a minute is enough.
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -39,6 +45,7 @@ type ControlKeyServiceDeps = { store: Pick<Store, "db">; clock: Clock; audit: Pi
 export function createControlKeyService({ store, clock, audit }: ControlKeyServiceDeps) {
   const { db } = store;
   const lastUsedWrites = new Map<string, number>();
+  const verified = new Map<string, { principal: ControlKeyPrincipal; at: number }>();
 
   return {
     async create(tenantId: string, env: Env, name: string, actor: AuditActor) {
@@ -80,6 +87,7 @@ export function createControlKeyService({ store, clock, audit }: ControlKeyServi
       const revokedAt = clock.now().toISOString();
       await db.transaction().execute(async (trx) => {
         await trx.updateTable("control_keys").set({ revoked_at: revokedAt }).where("id", "=", id).execute();
+        verified.delete(row.key_hash);
         await audit.appendIn(trx, { tenantId, actor, action: "control_key.revoked", target: { type: "control_key", id } });
       });
       return toInfo({ ...row, revoked_at: revokedAt });
@@ -89,6 +97,11 @@ export function createControlKeyService({ store, clock, audit }: ControlKeyServi
     async authenticate(key: string): Promise<ControlKeyPrincipal> {
       const parsed = parseControlKey(key);
       if (!parsed) throw unauthorized("the control key is malformed");
+      const cached = verified.get(parsed.hash);
+      if (cached && clock.now().getTime() - cached.at < KEY_CACHE_TTL_MS) {
+        await touchLastUsed(cached.principal.keyId);
+        return cached.principal;
+      }
       const row = await db
         .selectFrom("control_keys")
         .select(["id", "tenant_id", "env", "revoked_at"])
@@ -96,7 +109,10 @@ export function createControlKeyService({ store, clock, audit }: ControlKeyServi
         .executeTakeFirst();
       if (!row || row.revoked_at) throw unauthorized("the control key is unknown or revoked");
       await touchLastUsed(row.id);
-      return { keyId: row.id as ControlKeyId, tenantId: row.tenant_id as TenantId, env: row.env };
+      const principal = { keyId: row.id as ControlKeyId, tenantId: row.tenant_id as TenantId, env: row.env };
+      if (verified.size >= 10_000) verified.clear();
+      verified.set(parsed.hash, { principal, at: clock.now().getTime() });
+      return principal;
     },
   };
 

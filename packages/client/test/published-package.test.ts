@@ -16,6 +16,12 @@ const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const DIST = join(PACKAGE_DIR, "dist");
 const require = createRequire(import.meta.url);
 
+/**
+ * Imports a specifier only at run time: vite resolves literal imports while transforming this
+ * file, before beforeAll has built dist/, which on a fresh clone does not exist yet.
+ */
+const importBuilt = <T>(specifier: string): Promise<T> => import(/* @vite-ignore */ specifier);
+
 /** Every dist module a dist entry loads, following relative imports. */
 function moduleGraph(entry: string, seen = new Set<string>()): Set<string> {
   if (seen.has(entry)) return seen;
@@ -33,7 +39,7 @@ describe("the published package", () => {
 
   beforeAll(async () => {
     execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.build.json"], { cwd: PACKAGE_DIR, stdio: "pipe" });
-    pkg = await import("@toolbroker/client");
+    pkg = await importBuilt<typeof import("@toolbroker/client")>("@toolbroker/client");
     example = await import("../examples/agent-loop.js");
     bed = await startTestBed();
   }, 120_000);
@@ -50,9 +56,9 @@ describe("the published package", () => {
   it("serves each entry point through the exports map, with type declarations", async () => {
     expect(typeof pkg.AgentClient).toBe("function");
     expect("ControlClient" in pkg).toBe(false);
-    const control = await import("@toolbroker/client/control");
+    const control = await importBuilt<typeof import("@toolbroker/client/control")>("@toolbroker/client/control");
     expect(typeof control.ControlClient).toBe("function");
-    const adapters = await import("@toolbroker/client/adapters");
+    const adapters = await importBuilt<typeof import("@toolbroker/client/adapters")>("@toolbroker/client/adapters");
     expect(typeof adapters.toOpenAITools).toBe("function");
     for (const entry of ["index", "control", "adapters"]) expect(readFileSync(join(DIST, `${entry}.d.ts`), "utf8").length).toBeGreaterThan(0);
   });

@@ -5,6 +5,7 @@ import { notFound } from "../errors.js";
 import type { AgentAppId } from "../ids.js";
 import type { Store } from "../store/database.js";
 import type { AgentAppsTable } from "../store/schema.js";
+import { createAgentAppQueries } from "./agent-app-queries.js";
 
 export type AgentApp = { id: AgentAppId; name: string; status: AgentAppsTable["status"]; created_at: string; disabled_at: string | null };
 
@@ -26,6 +27,7 @@ type AgentAppServiceDeps = { store: Pick<Store, "db">; clock: Clock; audit: Pick
 
 export function createAgentAppService({ store, clock, audit }: AgentAppServiceDeps) {
   const { db } = store;
+  const queries = createAgentAppQueries();
   const recent = new Map<string, { app: AgentApp; at: number }>();
 
   return {
@@ -39,14 +41,14 @@ export function createAgentAppService({ store, clock, audit }: AgentAppServiceDe
         disabled_at: null,
       };
       await db.transaction().execute(async (trx) => {
-        await trx.insertInto("agent_apps").values(row).execute();
+        await queries.insert(trx, row);
         await audit.appendIn(trx, { tenantId, actor, action: "agent_app.created", target: { type: "agent_app", id: row.id }, data: { name } });
       });
       return toAgentApp(row);
     },
 
     async list(tenantId: string): Promise<AgentApp[]> {
-      const rows = await db.selectFrom("agent_apps").selectAll().where("tenant_id", "=", tenantId).orderBy("created_at").orderBy("id").execute();
+      const rows = await queries.list(db, tenantId);
       return rows.map(toAgentApp);
     },
 
@@ -55,7 +57,7 @@ export function createAgentAppService({ store, clock, audit }: AgentAppServiceDe
       const key = `${tenantId}:${id}`;
       const hit = recent.get(key);
       if (hit && clock.now().getTime() - hit.at < CACHE_TTL_MS) return hit.app;
-      const row = await db.selectFrom("agent_apps").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
+      const row = await queries.find(db, tenantId, id);
       if (!row) throw notFound("agent app");
       if (recent.size >= 10_000) recent.clear();
       recent.set(key, { app: toAgentApp(row), at: clock.now().getTime() });
@@ -67,7 +69,7 @@ export function createAgentAppService({ store, clock, audit }: AgentAppServiceDe
       if (app.status === "disabled") return app;
       const disabledAt = clock.now().toISOString();
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable("agent_apps").set({ status: "disabled", disabled_at: disabledAt }).where("id", "=", id).execute();
+        await queries.markDisabled(trx, id, disabledAt);
         recent.delete(`${tenantId}:${id}`);
         await audit.appendIn(trx, { tenantId, actor, action: "agent_app.disabled", target: { type: "agent_app", id } });
       });

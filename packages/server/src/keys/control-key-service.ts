@@ -6,6 +6,7 @@ import type { ControlKeyId, Env, TenantId } from "../ids.js";
 import type { Store } from "../store/database.js";
 import type { ControlKeysTable } from "../store/schema.js";
 import { generateControlKey, parseControlKey } from "./control-key-format.js";
+import { createControlKeyQueries } from "./control-key-queries.js";
 
 export type ControlKeyInfo = {
   id: ControlKeyId;
@@ -44,6 +45,7 @@ type ControlKeyServiceDeps = { store: Pick<Store, "db">; clock: Clock; audit: Pi
 
 export function createControlKeyService({ store, clock, audit }: ControlKeyServiceDeps) {
   const { db } = store;
+  const queries = createControlKeyQueries();
   const lastUsedWrites = new Map<string, number>();
   const verified = new Map<string, { principal: ControlKeyPrincipal; at: number }>();
 
@@ -63,7 +65,7 @@ export function createControlKeyService({ store, clock, audit }: ControlKeyServi
         last_used_at: null,
       };
       await db.transaction().execute(async (trx) => {
-        await trx.insertInto("control_keys").values(row).execute();
+        await queries.insert(trx, row);
         await audit.appendIn(trx, {
           tenantId,
           actor,
@@ -76,17 +78,17 @@ export function createControlKeyService({ store, clock, audit }: ControlKeyServi
     },
 
     async list(tenantId: string): Promise<ControlKeyInfo[]> {
-      const rows = await db.selectFrom("control_keys").selectAll().where("tenant_id", "=", tenantId).orderBy("created_at").orderBy("id").execute();
+      const rows = await queries.list(db, tenantId);
       return rows.map(toInfo);
     },
 
     async revoke(tenantId: string, id: string, actor: AuditActor): Promise<ControlKeyInfo> {
-      const row = await db.selectFrom("control_keys").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
+      const row = await queries.find(db, tenantId, id);
       if (!row) throw notFound("control key");
       if (row.revoked_at) return toInfo(row);
       const revokedAt = clock.now().toISOString();
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable("control_keys").set({ revoked_at: revokedAt }).where("id", "=", id).execute();
+        await queries.markRevoked(trx, id, revokedAt);
         verified.delete(row.key_hash);
         await audit.appendIn(trx, { tenantId, actor, action: "control_key.revoked", target: { type: "control_key", id } });
       });
@@ -102,11 +104,7 @@ export function createControlKeyService({ store, clock, audit }: ControlKeyServi
         await touchLastUsed(cached.principal.keyId);
         return cached.principal;
       }
-      const row = await db
-        .selectFrom("control_keys")
-        .select(["id", "tenant_id", "env", "revoked_at"])
-        .where("key_hash", "=", parsed.hash)
-        .executeTakeFirst();
+      const row = await queries.findByHash(db, parsed.hash);
       if (!row || row.revoked_at) throw unauthorized("the control key is unknown or revoked");
       await touchLastUsed(row.id);
       const principal = { keyId: row.id as ControlKeyId, tenantId: row.tenant_id as TenantId, env: row.env };
@@ -121,7 +119,7 @@ export function createControlKeyService({ store, clock, audit }: ControlKeyServi
     const previous = lastUsedWrites.get(id) ?? 0;
     if (now.getTime() - previous < LAST_USED_RESOLUTION_MS) return;
     lastUsedWrites.set(id, now.getTime());
-    await db.updateTable("control_keys").set({ last_used_at: now.toISOString() }).where("id", "=", id).execute();
+    await queries.touchLastUsed(db, id, now.toISOString());
   }
 }
 

@@ -5,6 +5,7 @@ import type { TenantId } from "../ids.js";
 import type { AuditLog } from "../audit/audit-log.js";
 import type { Store } from "../store/database.js";
 import type { TenantMembersTable } from "../store/schema.js";
+import { createTenantQueries } from "./tenant-queries.js";
 
 export type Role = TenantMembersTable["role"];
 export type Membership = { memberId: string; tenantId: TenantId; role: Role };
@@ -13,17 +14,15 @@ type TenantServiceDeps = { store: Pick<Store, "db" | "lock">; clock: Clock; audi
 
 export function createTenantService({ store, clock, audit }: TenantServiceDeps) {
   const { db } = store;
+  const queries = createTenantQueries();
 
   return {
     async create(name: string, admin: { issuer: string; subject: string }) {
       const tenantId = randomUUID() as TenantId;
       const now = clock.now().toISOString();
       await db.transaction().execute(async (trx) => {
-        await trx.insertInto("tenants").values({ id: tenantId, name, plan_id: "free", created_at: now }).execute();
-        await trx
-          .insertInto("tenant_members")
-          .values({ id: randomUUID(), tenant_id: tenantId, ...admin, role: "admin", created_at: now })
-          .execute();
+        await queries.insertTenant(trx, { id: tenantId, name, plan_id: "free", created_at: now });
+        await queries.upsertMember(trx, { id: randomUUID(), tenant_id: tenantId, ...admin, role: "admin", created_at: now });
         await audit.appendIn(trx, {
           tenantId,
           actor: { type: "cli", id: admin.subject },
@@ -36,26 +35,19 @@ export function createTenantService({ store, clock, audit }: TenantServiceDeps) 
     },
 
     async get(tenantId: string) {
-      const row = await db.selectFrom("tenants").selectAll().where("id", "=", tenantId).executeTakeFirst();
+      const row = await queries.findTenant(db, tenantId);
       if (!row) throw notFound("tenant");
       return row;
     },
 
-    async count(): Promise<number> {
-      const row = await db.selectFrom("tenants").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-      return Number(row.n);
-    },
+    count: (): Promise<number> => queries.countTenants(db),
 
     /** Grants or changes access; the same identity added twice keeps one row with the new role. */
     async addMember(tenantId: string, member: { issuer: string; subject: string; role: Role }, actor: string) {
       await this.get(tenantId);
       const now = clock.now().toISOString();
       await db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto("tenant_members")
-          .values({ id: randomUUID(), tenant_id: tenantId, ...member, created_at: now })
-          .onConflict((oc) => oc.columns(["tenant_id", "issuer", "subject"]).doUpdateSet({ role: member.role }))
-          .execute();
+        await queries.upsertMember(trx, { id: randomUUID(), tenant_id: tenantId, ...member, created_at: now });
         await audit.appendIn(trx, {
           tenantId,
           actor: { type: "cli", id: actor },
@@ -67,13 +59,7 @@ export function createTenantService({ store, clock, audit }: TenantServiceDeps) 
     },
 
     async findMembership(tenantId: string, issuer: string, subject: string): Promise<Membership | undefined> {
-      const row = await db
-        .selectFrom("tenant_members")
-        .select(["id", "tenant_id", "role"])
-        .where("tenant_id", "=", tenantId)
-        .where("issuer", "=", issuer)
-        .where("subject", "=", subject)
-        .executeTakeFirst();
+      const row = await queries.findMember(db, tenantId, issuer, subject);
       return row ? { memberId: row.id, tenantId: row.tenant_id as TenantId, role: row.role } : undefined;
     },
   };

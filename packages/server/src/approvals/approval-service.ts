@@ -9,6 +9,7 @@ import type { EventOutbox } from "../events/event-outbox.js";
 import type { Env } from "../ids.js";
 import type { Store, Tx } from "../store/database.js";
 import type { ApprovalsTable } from "../store/schema.js";
+import { createApprovalQueries } from "./approval-queries.js";
 
 export type ApprovalRow = ApprovalsTable;
 export type PendingCall = {
@@ -51,6 +52,7 @@ export function present(row: ApprovalRow, now: Date) {
 
 export function createApprovalService({ store, audit, events, clock, ttlSeconds }: ApprovalDeps) {
   const { db } = store;
+  const queries = createApprovalQueries();
   const isExpired = (row: ApprovalRow) => row.expires_at <= clock.now().toISOString();
 
   return {
@@ -78,7 +80,7 @@ export function createApprovalService({ store, audit, events, clock, ttlSeconds 
         created_at: now.toISOString(),
         expires_at: new Date(now.getTime() + ttlSeconds * 1000).toISOString(),
       };
-      await trx.insertInto("approvals").values(row).execute();
+      await queries.insert(trx, row);
       await events.emitIn(trx, {
         tenantId: call.tenantId,
         type: "approval.requested",
@@ -88,29 +90,19 @@ export function createApprovalService({ store, audit, events, clock, ttlSeconds 
     },
 
     async listPending(tenantId: string, page: { limit: number; after?: { created_at: string; id: string } }) {
-      let query = db
-        .selectFrom("approvals")
-        .selectAll()
-        .where("tenant_id", "=", tenantId)
-        .where("status", "=", "pending")
-        .where("expires_at", ">", clock.now().toISOString());
-      if (page.after) {
-        const { created_at, id } = page.after;
-        query = query.where((eb) => eb.or([eb("created_at", ">", created_at), eb.and([eb("created_at", "=", created_at), eb("id", ">", id)])]));
-      }
-      const rows = await query.orderBy("created_at").orderBy("id").limit(page.limit + 1).execute();
+      const rows = await queries.listPending(db, tenantId, { limit: page.limit + 1, after: page.after, now: clock.now().toISOString() });
       return { rows: rows.slice(0, page.limit), more: rows.length > page.limit };
     },
 
     async get(tenantId: string, id: string): Promise<ApprovalRow> {
-      const row = await db.selectFrom("approvals").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
+      const row = await queries.find(db, tenantId, id);
       if (!row) throw notFound("approval");
       return row;
     },
 
     /** The approval a waiting invocation asked for (an invocation asks for at most one). */
     async findForInvocation(tenantId: string, invocationId: string): Promise<ApprovalRow | undefined> {
-      return db.selectFrom("approvals").selectAll().where("tenant_id", "=", tenantId).where("invocation_id", "=", invocationId).executeTakeFirst();
+      return queries.findForInvocation(db, tenantId, invocationId);
     },
 
     async decide(tenantId: string, id: string, input: { decision: "approve" | "deny"; reason?: string | undefined }, actor: AuditActor) {
@@ -120,14 +112,9 @@ export function createApprovalService({ store, audit, events, clock, ttlSeconds 
       const at = clock.now().toISOString();
       const status = input.decision === "approve" ? "approved" : "denied";
       await db.transaction().execute(async (trx) => {
-        const result = await trx
-          .updateTable("approvals")
-          .set({ status, decided_by: actor.id, decided_at: at, reason: input.reason ?? null })
-          .where("id", "=", id)
-          .where("status", "=", "pending")
-          .executeTakeFirst();
+        const decided = await queries.decide(trx, id, { status, decided_by: actor.id, decided_at: at, reason: input.reason ?? null });
         // Two operators deciding at once: the second loses cleanly.
-        if (Number(result.numUpdatedRows) !== 1) throw new BrokerError("approval_already_decided", "the approval was decided concurrently");
+        if (!decided) throw new BrokerError("approval_already_decided", "the approval was decided concurrently");
         await audit.appendIn(trx, {
           tenantId,
           actor,
@@ -149,13 +136,7 @@ export function createApprovalService({ store, audit, events, clock, ttlSeconds 
 
     /** Atomically turns an approved approval into a used one; false if someone else got there first. */
     async consume(id: string): Promise<boolean> {
-      const result = await db
-        .updateTable("approvals")
-        .set({ status: "consumed", consumed_at: clock.now().toISOString() })
-        .where("id", "=", id)
-        .where("status", "=", "approved")
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return queries.consume(db, id, clock.now().toISOString());
     },
 
     isExpired,

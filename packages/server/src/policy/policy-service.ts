@@ -10,6 +10,7 @@ import type { Env } from "../ids.js";
 import type { Store } from "../store/database.js";
 import { compilePolicy, type CompiledPolicy } from "./policy-engine.js";
 import { validateRules, type PolicyRule } from "./policy-document.js";
+import { createPolicyQueries } from "./policy-queries.js";
 
 const CACHE_TTL_MS = 5_000;
 
@@ -20,16 +21,8 @@ export function createPolicyService({ store, audit, clock, knownTools }: PolicyS
   const cache = new Map<string, { policy: CompiledPolicy; loadedAt: number }>();
   const cacheKey = (tenantId: string, env: Env) => `${tenantId}:${env}`;
 
-  async function latest(tenantId: string, env: Env) {
-    return db
-      .selectFrom("policies")
-      .selectAll()
-      .where("tenant_id", "=", tenantId)
-      .where("env", "=", env)
-      .orderBy("version", "desc")
-      .limit(1)
-      .executeTakeFirst();
-  }
+  const queries = createPolicyQueries();
+  const latest = (tenantId: string, env: Env) => queries.latest(db, tenantId, env);
 
   return {
     async get(tenantId: string, env: Env) {
@@ -48,19 +41,9 @@ export function createPolicyService({ store, audit, clock, knownTools }: PolicyS
       const at = clock.now().toISOString();
       const version = await db.transaction().execute(async (trx) => {
         await store.lock(trx, `policy:${tenantId}:${env}`);
-        const current = await trx
-          .selectFrom("policies")
-          .select("version")
-          .where("tenant_id", "=", tenantId)
-          .where("env", "=", env)
-          .orderBy("version", "desc")
-          .limit(1)
-          .executeTakeFirst();
+        const current = await queries.latest(trx, tenantId, env);
         const next = (current?.version ?? 0) + 1;
-        await trx
-          .insertInto("policies")
-          .values({ id: randomUUID(), tenant_id: tenantId, env, version: next, document: JSON.stringify(rules), created_at: at, created_by: actor.id })
-          .execute();
+        await queries.insert(trx, { id: randomUUID(), tenant_id: tenantId, env, version: next, document: JSON.stringify(rules), created_at: at, created_by: actor.id });
         await audit.appendIn(trx, { tenantId, actor, action: "policy.updated", target: { type: "policy", id: `${env}:v${next}` }, data: { env, version: next, rules: rules.length } });
         return next;
       });

@@ -8,7 +8,6 @@ export const ERROR_CODES = {
   policy_denied: 403,
   environment_mismatch: 403,
   not_found: 404,
-  method_not_allowed: 405,
   approval_required: 409,
   approval_pending: 409,
   approval_expired: 409,

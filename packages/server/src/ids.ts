@@ -12,8 +12,6 @@ export type InvocationId = Branded<string, "InvocationId">;
 export type ApprovalId = Branded<string, "ApprovalId">;
 export type WebhookEndpointId = Branded<string, "WebhookEndpointId">;
 
-export const newId = <T extends string>() => randomUUID() as T;
-
 /**
  * UUIDv7 (RFC 9562): a millisecond timestamp then random bits. Rows written on the hot path get
  * ids that sort by time, so inserts append to the end of the primary-key index instead of
@@ -31,4 +29,3 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID.test(value);
 
 export type Env = "test" | "live";
-export const ENVS: readonly Env[] = ["test", "live"];

@@ -6,6 +6,7 @@ import type { AgentAppId } from "../ids.js";
 import type { Store } from "../store/database.js";
 import type { AgentAppsTable } from "../store/schema.js";
 import { createAgentAppQueries } from "./agent-app-queries.js";
+import { createTtlCache } from "../ttl-cache.js";
 
 export type AgentApp = { id: AgentAppId; name: string; status: AgentAppsTable["status"]; created_at: string; disabled_at: string | null };
 
@@ -28,7 +29,7 @@ type AgentAppServiceDeps = { store: Pick<Store, "db">; clock: Clock; audit: Pick
 export function createAgentAppService({ store, clock, audit }: AgentAppServiceDeps) {
   const { db } = store;
   const queries = createAgentAppQueries();
-  const recent = new Map<string, { app: AgentApp; at: number }>();
+  const recent = createTtlCache<AgentApp>({ clock, ttlMs: CACHE_TTL_MS });
 
   return {
     async create(tenantId: string, name: string, actor: AuditActor): Promise<AgentApp> {
@@ -56,12 +57,12 @@ export function createAgentAppService({ store, clock, audit }: AgentAppServiceDe
     async get(tenantId: string, id: string): Promise<AgentApp> {
       const key = `${tenantId}:${id}`;
       const hit = recent.get(key);
-      if (hit && clock.now().getTime() - hit.at < CACHE_TTL_MS) return hit.app;
+      if (hit) return hit;
       const row = await queries.find(db, tenantId, id);
       if (!row) throw notFound("agent app");
-      if (recent.size >= 10_000) recent.clear();
-      recent.set(key, { app: toAgentApp(row), at: clock.now().getTime() });
-      return toAgentApp(row);
+      const app = toAgentApp(row);
+      recent.set(key, app);
+      return app;
     },
 
     async disable(tenantId: string, id: string, actor: AuditActor): Promise<AgentApp> {

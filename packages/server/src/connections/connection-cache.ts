@@ -5,30 +5,24 @@
  * refresh path re-reads from the database before using again).
  */
 import type { Clock } from "../clock.js";
+import { createTtlCache } from "../ttl-cache.js";
 import type { Db } from "../store/database.js";
 import type { ConnectionQueries, ConnectionRow } from "./connection-queries.js";
 
 export const CONNECTION_CACHE_TTL_MS = 2_000;
-const MAX_ENTRIES = 10_000;
 
 export function createConnectionCache({ db, queries, clock }: { db: Db; queries: Pick<ConnectionQueries, "findInTenant">; clock: Clock }) {
-  const entries = new Map<string, { row: ConnectionRow; loadedAt: number }>();
+  const rows = createTtlCache<ConnectionRow>({ clock, ttlMs: CONNECTION_CACHE_TTL_MS });
 
   return {
     async find(tenantId: string, id: string): Promise<ConnectionRow | undefined> {
-      const now = clock.now().getTime();
-      const hit = entries.get(id);
-      if (hit && hit.row.tenant_id === tenantId && now - hit.loadedAt < CONNECTION_CACHE_TTL_MS) return hit.row;
+      const hit = rows.get(id);
+      if (hit && hit.tenant_id === tenantId) return hit;
       const row = await queries.findInTenant(db, tenantId, id);
-      if (row) {
-        if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-        entries.set(id, { row, loadedAt: now });
-      }
+      if (row) rows.set(id, row);
       return row;
     },
-    invalidate(id: string) {
-      entries.delete(id);
-    },
+    invalidate: (id: string) => rows.delete(id),
   };
 }
 

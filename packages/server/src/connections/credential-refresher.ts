@@ -13,15 +13,13 @@ import type { TokenSet } from "../providers/provider-types.js";
 import type { Db, Executor, Store } from "../store/database.js";
 import type { Vault } from "../vault/vault.js";
 import { openTokens, sealTokens } from "./credential-bundle.js";
+import { createLastUsedRecorder } from "../ttl-cache.js";
 import type { ConnectionCache } from "./connection-cache.js";
 import type { ConnectionQueries, ConnectionRow } from "./connection-queries.js";
 import { UpstreamOAuthError, type OAuthClient } from "./oauth-client.js";
 
 /** Refresh this long before `expires_at`, so a token never expires mid-call. */
 export const REFRESH_MARGIN_MS = 60_000;
-// Writing last_used_at on every call would put a write on the hot path; once a minute is enough.
-const LAST_USED_RESOLUTION_MS = 60_000;
-
 type RefresherDeps = {
   store: Pick<Store, "db" | "kind" | "lock">;
   queries: ConnectionQueries;
@@ -38,7 +36,7 @@ export function createCredentialRefresher(deps: RefresherDeps) {
   const { store, queries, vault, clock } = deps;
   const inFlight = new Map<string, Promise<TokenSet>>();
   // Rows may come from the connection cache, whose last_used_at lags our own writes.
-  const lastUseWrites = new Map<string, number>();
+  const noteUse = createLastUsedRecorder({ clock, write: (id, at) => queries.touchLastUsed(store.db, id, at) });
 
   const isFresh = (tokens: TokenSet) => tokens.expiresAt === undefined || tokens.expiresAt - REFRESH_MARGIN_MS > clock.now().getTime();
 
@@ -111,20 +109,12 @@ export function createCredentialRefresher(deps: RefresherDeps) {
     return promise;
   }
 
-  async function noteUse(row: ConnectionRow) {
-    const now = clock.now();
-    const lastWrite = Math.max(lastUseWrites.get(row.id) ?? 0, row.last_used_at ? Date.parse(row.last_used_at) : 0);
-    if (now.getTime() - lastWrite < LAST_USED_RESOLUTION_MS) return;
-    lastUseWrites.set(row.id, now.getTime());
-    await queries.touchLastUsed(store.db, row.id, now.toISOString());
-  }
-
   return {
     /** Tokens usable right now; refreshes ahead of expiry. Each call counts as a use of the connection. */
     async getFreshCredentials(row: ConnectionRow): Promise<TokenSet> {
       if (row.status !== "active") throw unusable(row);
       const tokens = await openTokens(vault, row);
-      await noteUse(row);
+      await noteUse(row.id, row.last_used_at);
       if (isFresh(tokens)) return tokens;
       return singleFlight(row, false);
     },

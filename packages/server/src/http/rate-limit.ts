@@ -8,7 +8,7 @@ import { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { BrokerError } from "../errors.js";
 
-export type RateLimiter = { consume(key: string, reply: FastifyReply): Promise<void>; close(): Promise<void> };
+export type RateLimiter = { consume(key: string, reply: FastifyReply): Promise<void> };
 
 export function createRateLimiter(options: { name: string; perMinute: number; redis?: Redis | undefined }): RateLimiter {
   const settings = { keyPrefix: `toolbroker:${options.name}`, points: options.perMinute, duration: 60 };
@@ -43,7 +43,6 @@ export function createRateLimiter(options: { name: string; perMinute: number; re
         );
       }
     },
-    async close() {},
   };
 }
 

@@ -44,9 +44,5 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
   return out;
 }
 
-export const Pagination = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
-  cursor: Type.Optional(Type.String({ maxLength: 512 })),
-});
 
 export const IdParams = Type.Object({ id: Uuid });

@@ -7,6 +7,7 @@ import type { Store } from "../store/database.js";
 import type { ControlKeysTable } from "../store/schema.js";
 import { generateControlKey, parseControlKey } from "./control-key-format.js";
 import { createControlKeyQueries } from "./control-key-queries.js";
+import { createLastUsedRecorder, createTtlCache } from "../ttl-cache.js";
 
 export type ControlKeyInfo = {
   id: ControlKeyId;
@@ -38,16 +39,13 @@ const toInfo = (row: ControlKeysTable): ControlKeyInfo => ({
  */
 const KEY_CACHE_TTL_MS = 2_000;
 
-// Writing last_used_at on every request would put a write on the hot path; once a minute is enough.
-const LAST_USED_RESOLUTION_MS = 60_000;
-
 type ControlKeyServiceDeps = { store: Pick<Store, "db">; clock: Clock; audit: Pick<AuditLog, "appendIn"> };
 
 export function createControlKeyService({ store, clock, audit }: ControlKeyServiceDeps) {
   const { db } = store;
   const queries = createControlKeyQueries();
-  const lastUsedWrites = new Map<string, number>();
-  const verified = new Map<string, { principal: ControlKeyPrincipal; at: number }>();
+  const verified = createTtlCache<ControlKeyPrincipal>({ clock, ttlMs: KEY_CACHE_TTL_MS });
+  const touchLastUsed = createLastUsedRecorder({ clock, write: (id, at) => queries.touchLastUsed(db, id, at) });
 
   return {
     async create(tenantId: string, env: Env, name: string, actor: AuditActor) {
@@ -100,27 +98,18 @@ export function createControlKeyService({ store, clock, audit }: ControlKeyServi
       const parsed = parseControlKey(key);
       if (!parsed) throw unauthorized("the control key is malformed");
       const cached = verified.get(parsed.hash);
-      if (cached && clock.now().getTime() - cached.at < KEY_CACHE_TTL_MS) {
-        await touchLastUsed(cached.principal.keyId);
-        return cached.principal;
+      if (cached) {
+        await touchLastUsed(cached.keyId);
+        return cached;
       }
       const row = await queries.findByHash(db, parsed.hash);
       if (!row || row.revoked_at) throw unauthorized("the control key is unknown or revoked");
       await touchLastUsed(row.id);
       const principal = { keyId: row.id as ControlKeyId, tenantId: row.tenant_id as TenantId, env: row.env };
-      if (verified.size >= 10_000) verified.clear();
-      verified.set(parsed.hash, { principal, at: clock.now().getTime() });
+      verified.set(parsed.hash, principal);
       return principal;
     },
   };
-
-  async function touchLastUsed(id: string) {
-    const now = clock.now();
-    const previous = lastUsedWrites.get(id) ?? 0;
-    if (now.getTime() - previous < LAST_USED_RESOLUTION_MS) return;
-    lastUsedWrites.set(id, now.getTime());
-    await queries.touchLastUsed(db, id, now.toISOString());
-  }
 }
 
 export type ControlKeyService = ReturnType<typeof createControlKeyService>;

@@ -11,6 +11,7 @@ import type { Store } from "../store/database.js";
 import { compilePolicy, type CompiledPolicy } from "./policy-engine.js";
 import { validateRules, type PolicyRule } from "./policy-document.js";
 import { createPolicyQueries } from "./policy-queries.js";
+import { createTtlCache } from "../ttl-cache.js";
 
 const CACHE_TTL_MS = 5_000;
 
@@ -18,7 +19,7 @@ type PolicyServiceDeps = { store: Pick<Store, "db" | "lock">; audit: Pick<AuditL
 
 export function createPolicyService({ store, audit, clock, knownTools }: PolicyServiceDeps) {
   const { db } = store;
-  const cache = new Map<string, { policy: CompiledPolicy; loadedAt: number }>();
+  const cache = createTtlCache<CompiledPolicy>({ clock, ttlMs: CACHE_TTL_MS });
   const cacheKey = (tenantId: string, env: Env) => `${tenantId}:${env}`;
 
   const queries = createPolicyQueries();
@@ -55,11 +56,10 @@ export function createPolicyService({ store, audit, clock, knownTools }: PolicyS
     async current(tenantId: string, env: Env): Promise<CompiledPolicy> {
       const key = cacheKey(tenantId, env);
       const hit = cache.get(key);
-      const now = clock.now().getTime();
-      if (hit && now - hit.loadedAt < CACHE_TTL_MS) return hit.policy;
+      if (hit) return hit;
       const row = await latest(tenantId, env);
       const policy = compilePolicy(row?.version ?? 0, row ? (JSON.parse(row.document) as PolicyRule[]) : []);
-      cache.set(key, { policy, loadedAt: now });
+      cache.set(key, policy);
       return policy;
     },
   };

@@ -12,6 +12,7 @@ import type { Store } from "../store/database.js";
 import type { SecretItemsTable } from "../store/schema.js";
 import type { Vault } from "../vault/vault.js";
 import { createSecretItemQueries } from "./secret-item-queries.js";
+import { createLastUsedRecorder } from "../ttl-cache.js";
 
 export type SecretItemInput = { provider: string; env: Env; name: string; value: string };
 
@@ -34,18 +35,11 @@ type SecretItemDeps = {
   clock: Clock;
 };
 
-// Writing last_used_at on every call would put a write on the hot path; once a minute is enough.
-const LAST_USED_RESOLUTION_MS = 60_000;
-
 export function createSecretItemService({ store, vault, providers, audit, clock }: SecretItemDeps) {
   const { db } = store;
   const queries = createSecretItemQueries();
 
-  async function noteUse(row: SecretItemsTable) {
-    const now = clock.now();
-    if (row.last_used_at && now.getTime() - Date.parse(row.last_used_at) < LAST_USED_RESOLUTION_MS) return;
-    await queries.touchLastUsed(db, row.id, now.toISOString());
-  }
+  const noteUse = createLastUsedRecorder({ clock, write: (id, at) => queries.touchLastUsed(db, id, at) });
 
   return {
     async create(tenantId: string, input: SecretItemInput, actor: AuditActor) {
@@ -92,7 +86,7 @@ export function createSecretItemService({ store, vault, providers, audit, clock 
       if (!row) throw notFound("secret item");
       const open = async () => {
         const value = await vault.open(sealContext(row), row.value_sealed);
-        await noteUse(row);
+        await noteUse(row.id, row.last_used_at);
         return value;
       };
       return { id: row.id, provider: row.provider, env: row.env, open };

@@ -59,13 +59,13 @@ export async function brokerOpenApiDocument(): Promise<OpenAPI3> {
  * The routes this package calls. Only they are kept, so a change to an operator-only route does
  * not churn the client's types (nor fail its drift check).
  */
-export const CLIENT_PATHS = ["/v1/tools", "/v1/tools/execute", "/v1/tools/invocations/{id}", "/v1/tools/invocations/{id}/continue", "/v1/broker/token"];
+export const CLIENT_PATHS = ["/v1/tools", "/v1/tools/execute", "/v1/tools/invocations/{id}", "/v1/tools/invocations/{id}/continue", "/v1/broker/token", "/v1/connect-sessions"];
 
-/** The document reduced to CLIENT_PATHS and the component schemas they reach. */
-export function clientSubset(document: OpenAPI3): OpenAPI3 {
-  const paths = Object.fromEntries(CLIENT_PATHS.map((path) => {
+/** The document reduced to `wanted` paths and the component schemas they reach (the console uses it too). */
+export function subsetOf(document: OpenAPI3, wanted: readonly string[], who: string): OpenAPI3 {
+  const paths = Object.fromEntries(wanted.map((path) => {
     const item = document.paths?.[path];
-    if (!item) throw new Error(`the broker's OpenAPI description has no ${path}: the client needs it`);
+    if (!item) throw new Error(`the broker's OpenAPI description has no ${path}: the ${who} needs it`);
     return [path, item];
   }));
   const schemas = document.components?.schemas ?? {};
@@ -82,6 +82,9 @@ export function clientSubset(document: OpenAPI3): OpenAPI3 {
   const kept = Object.fromEntries([...reached].sort().map((name) => [name, schemas[name]!]));
   return { ...document, paths, components: { ...document.components, schemas: kept } };
 }
+
+/** The document reduced to CLIENT_PATHS and the component schemas they reach. */
+export const clientSubset = (document: OpenAPI3) => subsetOf(document, CLIENT_PATHS, "client");
 
 /** The TypeScript source `src/generated/api.ts` must contain. */
 export async function generateApiTypes(): Promise<string> {

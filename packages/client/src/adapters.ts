@@ -6,7 +6,10 @@
  * `scm.get_authenticated_user` is sent as `scm__get_authenticated_user`; `brokerToolName` maps a
  * name the model calls back to the broker's.
  */
+import { fromStrictArguments, toGeminiSchema, toOpenAIStrictSchema } from "./model-schemas.js";
 import type { Tool } from "./types.js";
+
+export { fromStrictArguments, toGeminiSchema, toOpenAIStrictSchema } from "./model-schemas.js";
 
 export type JsonSchemaObject = { type: "object"; properties: Record<string, unknown>; [keyword: string]: unknown };
 
@@ -14,6 +17,10 @@ export type JsonSchemaObject = { type: "object"; properties: Record<string, unkn
 export type OpenAIChatTool = { type: "function"; function: { name: string; description: string; parameters: JsonSchemaObject } };
 /** Responses API `tools[]` entry. */
 export type OpenAIResponsesTool = { type: "function"; name: string; description: string; parameters: JsonSchemaObject; strict: false };
+/** Responses API `tools[]` entry in strict mode (structured outputs). */
+export type OpenAIStrictTool = { type: "function"; name: string; description: string; parameters: JsonSchemaObject; strict: true };
+/** Gemini `tools[].functionDeclarations[]` entry. */
+export type GeminiFunctionDeclaration = { name: string; description: string; parameters: Record<string, unknown> };
 /** Messages API `tools[]` entry. */
 export type AnthropicTool = { name: string; description: string; input_schema: JsonSchemaObject };
 
@@ -96,4 +103,21 @@ export function toVercelAITools(tools: readonly Tool[], options: VercelAIToolsOp
       return [modelToolName(tool.name), entry];
     }),
   );
+}
+
+/**
+ * For `openai.responses.create({ tools })` with `strict: true`: the model's arguments always match
+ * the schema. Optional arguments become nullable; pass what the model sends through
+ * `strictArguments` before executing.
+ */
+export function toOpenAIStrictTools(tools: readonly Tool[]): OpenAIStrictTool[] {
+  return tools.map((tool) => ({ type: "function", name: modelToolName(tool.name), description: tool.description, parameters: toOpenAIStrictSchema(argumentsSchema(tool)) as JsonSchemaObject, strict: true }));
+}
+
+/** A strict-mode model's arguments for `tool`, as the broker takes them (its `null`s for omitted optional arguments removed). */
+export const strictArguments = (tool: Pick<Tool, "arguments_schema">, args: Record<string, unknown>) => fromStrictArguments(argumentsSchema(tool), args) as Record<string, unknown>;
+
+/** For Gemini's `tools: [{ functionDeclarations }]` (the Gen AI SDK and the REST API). */
+export function toGeminiFunctionDeclarations(tools: readonly Tool[]): GeminiFunctionDeclaration[] {
+  return tools.map((tool) => ({ name: modelToolName(tool.name), description: tool.description, parameters: toGeminiSchema(argumentsSchema(tool)) }));
 }

@@ -1,5 +1,5 @@
 /**
- * The client an agent runtime uses. It holds only a broker JWT (never a control key: SPEC §5.6),
+ * The client an agent runtime uses. It holds only a broker JWT (never a control key),
  * lists tools, executes them, and resumes calls after a human approval.
  */
 import { waitForDecision, type WaitOptions } from "./approval-wait.js";

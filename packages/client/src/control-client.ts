@@ -1,6 +1,6 @@
 /**
  * The client a customer backend uses with its control key (`bk_test_…` / `bk_live_…`) to mint
- * short-lived broker JWTs for its agents. Control keys are server-side only (SPEC §5.6): this
+ * short-lived broker JWTs for its agents. Control keys are server-side only: this
  * client refuses to start in a browser, a web worker or React Native unless `serverSide: true`
  * says the environment is in fact a server (e.g. a test runner with a simulated DOM).
  */
@@ -8,7 +8,7 @@ import { assertControlKey } from "./credential-checks.js";
 import { detectClientSide } from "./environment.js";
 import { UnsafeEnvironmentError } from "./errors.js";
 import { createTransport, type Transport, type TransportOptions } from "./transport.js";
-import type { BrokerToken, MintTokenRequest } from "./types.js";
+import type { BrokerToken, ConnectSession, ConnectSessionRequest, MintTokenRequest } from "./types.js";
 
 export type ControlClientOptions = TransportOptions & {
   /** A control key, `bk_test_…` or `bk_live_…`. Never ship it to an agent, browser or app. */
@@ -40,13 +40,32 @@ export class ControlClient {
     this.#transport = createTransport(options, { current: async () => apiKey });
   }
 
-  /** `POST /v1/broker/token`: a broker JWT for one agent app, to hand to an `AgentClient`. */
+  /**
+   * `POST /v1/broker/token`: a broker JWT for one agent app, to hand to an `AgentClient`. With
+   * `end_user_id`, the token acts for that one user of yours: it may use their connections and
+   * the shared ones, nothing else.
+   */
   async mintToken(request: MintTokenInput, options: { signal?: AbortSignal } = {}): Promise<BrokerToken> {
     if (typeof request !== "object" || request === null || typeof request.agent_app_id !== "string") {
       throw new TypeError("mintToken needs { agent_app_id }");
     }
-    const body: MintTokenRequest = { agent_app_id: request.agent_app_id, env: request.env ?? this.#env };
+    const body: MintTokenRequest = {
+      agent_app_id: request.agent_app_id,
+      env: request.env ?? this.#env,
+      ...(request.end_user_id !== undefined ? { end_user_id: request.end_user_id } : {}),
+    };
     return this.#transport.send<BrokerToken>({ method: "POST", path: "/v1/broker/token", body, signal: options.signal });
+  }
+
+  /**
+   * `POST /v1/connect-sessions`: a hosted page where one of your users connects their own
+   * accounts. Send them to `connect_url`; connections made there belong to `end_user_id`.
+   */
+  async createConnectSession(request: ConnectSessionRequest, options: { signal?: AbortSignal } = {}): Promise<ConnectSession> {
+    if (typeof request !== "object" || request === null || typeof request.end_user_id !== "string") {
+      throw new TypeError("createConnectSession needs { end_user_id }");
+    }
+    return this.#transport.send<ConnectSession>({ method: "POST", path: "/v1/connect-sessions", body: request, signal: options.signal });
   }
 
   /**

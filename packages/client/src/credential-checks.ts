@@ -1,5 +1,5 @@
 /**
- * SPEC §5.6: control keys (`bk_test_…`, `bk_live_…`, legacy `sk_…`) must never be used where a
+ * Control keys (`bk_test_…`, `bk_live_…`, legacy `sk_…`) must never be used where a
  * broker JWT belongs, and `ControlClient` only takes a control key. These checks run before a
  * credential is sent anywhere; their messages never repeat any part of the credential.
  */

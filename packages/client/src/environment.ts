@@ -1,6 +1,6 @@
 /**
  * Where is this code running? `ControlClient` holds a control key, which must never ship in a
- * browser bundle or a mobile app (SPEC §5.6), so it refuses to start in one unless told otherwise.
+ * browser bundle or a mobile app, so it refuses to start in one unless told otherwise.
  */
 
 export type ClientSideEnvironment = "browser" | "web worker" | "React Native";

@@ -16,7 +16,7 @@ export type BrokerErrorInit = {
   requestId?: string | undefined;
 };
 
-/** An error answered by the broker (SPEC §7 envelope), or an answer the client could not read. */
+/** An error answered by the broker (the error envelope), or an answer the client could not read. */
 export class BrokerError extends Error {
   /** Stable machine code, e.g. `approval_required`, `rate_limited`, `unexpected_response`. */
   readonly code: string;

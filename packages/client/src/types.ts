@@ -6,6 +6,7 @@ import type { components, paths } from "./generated/api.js";
 
 type JsonOf<T> = T extends { content: { "application/json": infer Body } } ? Body : never;
 type Ok<Operation> = Operation extends { responses: { 200: infer Answer } } ? JsonOf<Answer> : never;
+type Created<Operation> = Operation extends { responses: { 201: infer Answer } } ? JsonOf<Answer> : never;
 type BodyOf<Operation> = Operation extends { requestBody?: infer Body } ? JsonOf<NonNullable<Body>> : never;
 
 /** One entry of `GET /v1/tools`: name, description, JSON Schema of the arguments, risk. */
@@ -24,6 +25,11 @@ export type Invocation = Ok<paths["/v1/tools/invocations/{id}"]["get"]>;
 
 export type MintTokenRequest = BodyOf<paths["/v1/broker/token"]["post"]>;
 export type BrokerToken = Ok<paths["/v1/broker/token"]["post"]>;
+
+/** Body of `POST /v1/connect-sessions`: which end user, which providers, where to send the browser after. */
+export type ConnectSessionRequest = BodyOf<paths["/v1/connect-sessions"]["post"]>;
+/** A connect session: give `connect_url` to the end user; it is valid until `expires_at`. */
+export type ConnectSession = Created<paths["/v1/connect-sessions"]["post"]>;
 
 export type ErrorEnvelope = components["schemas"]["ErrorEnvelope"];
 export type SideEffect = Tool["side_effect"];

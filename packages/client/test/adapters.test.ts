@@ -5,7 +5,19 @@
  */
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { argumentsSchema, brokerToolName, modelToolName, toAnthropicTools, toOpenAIResponsesTools, toOpenAITools, toVercelAITools } from "../src/adapters.js";
+import {
+  argumentsSchema,
+  brokerToolName,
+  modelToolName,
+  strictArguments,
+  toAnthropicTools,
+  toGeminiFunctionDeclarations,
+  toOpenAIResponsesTools,
+  toOpenAIStrictTools,
+  toOpenAITools,
+  toVercelAITools,
+} from "../src/adapters.js";
+import { GEMINI_KEYWORDS, OPENAI_STRICT_KEYWORDS } from "../src/model-schemas.js";
 import { AgentClient, type Tool } from "../src/index.js";
 import { startTestBed, type ClientTestBed } from "./support/broker-setup.js";
 
@@ -47,6 +59,34 @@ const VERCEL_TOOLS = {
 function aiSdkAcceptsAsSchema(value: unknown): boolean {
   const marker = Symbol.for("vercel.ai.schema");
   return typeof value === "object" && value !== null && marker in value && (value as Record<symbol, unknown>)[marker] === true && "jsonSchema" in value && "validate" in value;
+}
+
+type Node = Record<string, unknown>;
+const children = (schema: Node): [string, Node][] => [
+  ...Object.entries((schema.properties ?? {}) as Record<string, Node>).map(([name, child]): [string, Node] => [`/properties/${name}`, child]),
+  ...(schema.items ? [["/items", schema.items as Node] as [string, Node]] : []),
+  ...((schema.anyOf ?? []) as Node[]).map((child, i): [string, Node] => [`/anyOf/${i}`, child]),
+];
+
+/** OpenAI's strict-mode rules (Structured Outputs, "supported schemas"), as a list of what breaks them. */
+function strictModeViolations(schema: Node, at = ""): string[] {
+  const found = Object.keys(schema).filter((keyword) => !OPENAI_STRICT_KEYWORDS.has(keyword)).map((keyword) => `${at}: ${keyword} is not supported`);
+  const types = ([] as unknown[]).concat(schema.type ?? []);
+  if (types.includes("object") || schema.properties) {
+    if (schema.additionalProperties !== false) found.push(`${at}: additionalProperties must be false`);
+    const names = Object.keys((schema.properties ?? {}) as object).sort();
+    if (JSON.stringify([...((schema.required ?? []) as string[])].sort()) !== JSON.stringify(names)) found.push(`${at}: every property must be required`);
+  }
+  if (schema.format && !["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"].includes(String(schema.format))) found.push(`${at}: format ${String(schema.format)}`);
+  return [...found, ...children(schema).flatMap(([path, child]) => strictModeViolations(child, `${at}${path}`))];
+}
+
+/** Gemini's function-declaration Schema (an OpenAPI 3.0 subset), as a list of what breaks it. */
+function geminiViolations(schema: Node, at = ""): string[] {
+  const found = Object.keys(schema).filter((keyword) => !GEMINI_KEYWORDS.has(keyword)).map((keyword) => `${at}: ${keyword} is not supported`);
+  if (schema.type !== undefined && !["string", "number", "integer", "boolean", "array", "object"].includes(schema.type as string)) found.push(`${at}: type ${JSON.stringify(schema.type)}`);
+  if (schema.enum && !(schema.enum as unknown[]).every((value) => typeof value === "string")) found.push(`${at}: enum values must be strings`);
+  return [...found, ...children(schema).flatMap(([path, child]) => geminiViolations(child, `${at}${path}`))];
 }
 
 describe("tool-definition adapters", () => {
@@ -124,6 +164,46 @@ describe("tool-definition adapters", () => {
       expect(validate({ owner: "octocat", repo: "hello-world", title: "Bug" })).toBe(true);
       expect(validate({ owner: "octocat", repo: "hello-world" })).toBe(false);
     }
+  });
+
+  it("produces OpenAI strict-mode tools that keep strict mode's rules, for every tool of the catalogue", () => {
+    const converted = toOpenAIStrictTools(tools);
+    expect(converted).toHaveLength(tools.length);
+    for (const tool of converted) {
+      expect(tool.strict).toBe(true);
+      expect(strictModeViolations(tool.parameters), tool.name).toEqual([]);
+    }
+    const createIssue = converted.find((tool) => tool.name === "scm__create_issue")!.parameters as Node & { properties: Record<string, Node> };
+    // What strict mode cannot enforce is still said to the model; the broker enforces it.
+    expect(createIssue.properties.title!.description).toMatch(/at most 256 characters/);
+    expect(createIssue.properties.body!.type).toEqual(["string", "null"]);
+  });
+
+  it("turns a strict-mode model's arguments back into what the broker takes, and the broker agrees", () => {
+    for (const name of ["scm.create_issue", "scm.list_repositories", "chat.post_message", "tracker.list_issues"]) {
+      const tool = tools.find((candidate) => candidate.name === name)!;
+      const strictSchema = toOpenAIStrictTools([tool])[0]!.parameters;
+      const original = ajv.compile(argumentsSchema(tool));
+      // What a model under strict mode sends: every property, null for those it leaves out.
+      const modelArgs: Record<string, unknown> = Object.fromEntries(Object.keys(strictSchema.properties).map((key) => [key, null]));
+      const required = (argumentsSchema(tool).required ?? []) as string[];
+      for (const key of required) modelArgs[key] = key === "title" || key === "text" || key === "channel" ? "Hello" : key === "owner" ? "octocat" : "hello-world";
+      expect(ajv.compile(strictSchema)(modelArgs), name).toBe(true);
+      const args = strictArguments(tool, modelArgs);
+      expect(Object.values(args)).not.toContain(null);
+      expect(original(args), `${name}: ${ajv.errorsText(original.errors)}`).toBe(true);
+    }
+  });
+
+  it("produces Gemini function declarations within Gemini's schema subset, for every tool of the catalogue", () => {
+    const converted = toGeminiFunctionDeclarations(tools);
+    expect(converted).toHaveLength(tools.length);
+    for (const declaration of converted) {
+      expect(declaration.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+      expect(geminiViolations(declaration.parameters), declaration.name).toEqual([]);
+    }
+    const listIssues = converted.find((declaration) => declaration.name === "scm__list_issues")!.parameters as Node & { properties: Record<string, Node> };
+    expect(listIssues.properties.state).toMatchObject({ type: "string", enum: ["open", "closed", "all"] });
   });
 
   it("copies schemas instead of sharing them with the catalogue", () => {

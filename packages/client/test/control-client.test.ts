@@ -32,6 +32,25 @@ describe("ControlClient", () => {
     expect(outcome.result).toMatchObject({ login: "octocat" });
   });
 
+  it("mints a token acting for one end user, carrying the end_user_id claim", async () => {
+    const minted = await control(bed.tenant.testKey).mintToken({ agent_app_id: bed.tenant.agentAppId, end_user_id: "user-42" });
+    expect(decodeJwtClaims(minted.access_token)).toMatchObject({ end_user_id: "user-42" });
+    const agent = new AgentClient({ baseUrl: bed.broker.url, token: minted.access_token });
+    // The tenant's shared connection stays usable for an agent acting for an end user.
+    const outcome = await agent.execute({ tool_name: "scm.get_authenticated_user", arguments: {}, connected_account_id: bed.accountId });
+    expect(outcome.result).toMatchObject({ login: "octocat" });
+  });
+
+  it("creates a connect session whose link opens the hosted page", async () => {
+    const session = await control(bed.tenant.testKey).createConnectSession({ end_user_id: "user-42", providers: ["scm"], label: "Work" });
+    expect(session).toMatchObject({ end_user_id: "user-42", env: "test", providers: ["scm"], label: "Work" });
+    const page = await fetch(session.connect_url, { headers: { accept: "text/html" } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(`${session.connect_url}/scm`);
+    const refused = await control(bed.tenant.testKey).createConnectSession({ end_user_id: "" }).catch((caught: unknown) => caught);
+    expect(refused).toBeInstanceOf(BrokerError);
+  });
+
   it("mints for the key's own env when env is left out", async () => {
     const recorder = recordingFetch();
     await control(bed.tenant.liveKey, { fetch: recorder.fetch }).mintToken({ agent_app_id: bed.tenant.agentAppId });

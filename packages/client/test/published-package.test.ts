@@ -60,6 +60,8 @@ describe("the published package", () => {
     expect(typeof control.ControlClient).toBe("function");
     const adapters = await importBuilt<typeof import("@toolbroker/client/adapters")>("@toolbroker/client/adapters");
     expect(typeof adapters.toOpenAITools).toBe("function");
+    expect(typeof adapters.toOpenAIStrictTools).toBe("function");
+    expect(typeof adapters.toGeminiFunctionDeclarations).toBe("function");
     for (const entry of ["index", "control", "adapters"]) expect(readFileSync(join(DIST, `${entry}.d.ts`), "utf8").length).toBeGreaterThan(0);
   });
 
@@ -70,7 +72,9 @@ describe("the published package", () => {
     expect(agentGraph.has("control-client.js")).toBe(false);
     expect(agentGraph.has("environment.js")).toBe(false);
     expect(agentGraph.has("adapters.js")).toBe(false);
-    expect(moduleGraph("adapters.js")).toEqual(new Set(["adapters.js"]));
+    expect(agentGraph.has("model-schemas.js")).toBe(false);
+    // The adapters stand alone: only their own schema rewriting comes with them.
+    expect(moduleGraph("adapters.js")).toEqual(new Set(["adapters.js", "model-schemas.js"]));
   });
 
   it("uses only web-platform globals: no Node built-ins, no process", () => {

@@ -25,6 +25,7 @@ const { values: flags } = parseArgs({
     duration: { type: "string" },
     concurrency: { type: "string" },
     history: { type: "string" },
+    "cpu-prof": { type: "boolean" },
     "from-source": { type: "boolean" },
   },
 });
@@ -59,8 +60,11 @@ async function prepareStack(databaseUrl: string | undefined): Promise<Stack> {
 
 async function startBroker(stack: Stack): Promise<Child> {
   const port = "0";
-  const entry = flags["from-source"] ? [...tsxLoader, join(root, "src/cli.ts"), "serve"] : [join(root, "dist/cli.js"), "serve"];
-  return startProcess("node", entry, { ...stack.env, PORT: port, BROKER_LOG_LEVEL: "info" }, /Server listening at http:\/\/127\.0\.0\.1:(\d+)/);
+  // --cpu-prof: the broker writes a V8 CPU profile into bench/results/ when it exits.
+  const profile = flags["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${join(root, "bench/results")}`] : [];
+  const entry = flags["from-source"] ? [...profile, ...tsxLoader, join(root, "src/cli.ts"), "serve"] : [...profile, join(root, "dist/cli.js"), "serve"];
+  // Logs stay on at info, as JSON lines as in production (development's readable lines cost more).
+  return startProcess("node", entry, { ...stack.env, PORT: port, BROKER_LOG_LEVEL: "info", BROKER_LOG_FORMAT: "json" }, /Server listening at http:\/\/127\.0\.0\.1:(\d+)/);
 }
 
 async function mintToken(brokerUrl: string, fixture: BenchFixture): Promise<string> {

@@ -4,11 +4,14 @@
  */
 import { randomUUID } from "node:crypto";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import pinoPretty from "pino-pretty";
 import Fastify, { type FastifyRequest } from "fastify";
 import type { DestinationStream } from "pino";
+import { createAgentAppQueries } from "./agent-apps/agent-app-queries.js";
 import { createAgentAppService } from "./agent-apps/agent-app-service.js";
 import { registerAgentAppRoutes } from "./agent-apps/agent-app-routes.js";
 import { createAuditLog } from "./audit/audit-log.js";
+import { createAuditQueries } from "./audit/audit-queries.js";
 import { registerAuditRoutes } from "./audit/audit-routes.js";
 import { createBillingQueries } from "./billing/billing-queries.js";
 import { registerBillingRoutes } from "./billing/billing-routes.js";
@@ -18,16 +21,31 @@ import type { Config } from "./config.js";
 import type { App } from "./http/app-type.js";
 import { registerCredentials } from "./http/credentials.js";
 import { registerErrorHandling } from "./http/error-handler.js";
+import { registerJsonBody } from "./http/json-body.js";
+import { answerClientError, answerRouterError, MAX_PARAM_LENGTH } from "./http/router-errors.js";
+import { registerStorableTextCheck } from "./http/storable-text.js";
 import { createValidatorCompiler } from "./http/validation.js";
 import { createEventOutbox } from "./events/event-outbox.js";
+import { createEventQueries } from "./events/event-queries.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { connectRedis, createRateLimiter } from "./http/rate-limit.js";
 import type { DevelopmentIssuer } from "./identity/development-issuer.js";
 import { createOperatorVerifier } from "./identity/operator-verifier.js";
+import { createControlKeyQueries } from "./keys/control-key-queries.js";
 import { createControlKeyService } from "./keys/control-key-service.js";
 import { createMetering } from "./metering/metering.js";
+import { createMeteringQueries } from "./metering/metering-queries.js";
+import { createTestLedgerQueries } from "./metering/test-ledger-queries.js";
 import { registerControlKeyRoutes } from "./keys/control-key-routes.js";
 import type { Store } from "./store/database.js";
+import { createConnectSessionQueries } from "./connect/connect-session-queries.js";
+import { createConnectSessionService } from "./connect/connect-session-service.js";
+import { registerConnectRoutes } from "./connect/connect-routes.js";
+import { CONSOLE_DIST, registerConsoleAssets } from "./console/console-assets.js";
+import { registerConsoleRoutes } from "./console/console-routes.js";
+import { createEndUserQueries } from "./end-users/end-user-queries.js";
+import { registerEndUserRoutes } from "./end-users/end-user-routes.js";
+import { createEndUserService } from "./end-users/end-user-service.js";
 import { createConnectionCache } from "./connections/connection-cache.js";
 import { createConnectionQueries } from "./connections/connection-queries.js";
 import { registerConnectionRoutes } from "./connections/connection-routes.js";
@@ -36,20 +54,35 @@ import { createCredentialRefresher } from "./connections/credential-refresher.js
 import { createOAuthClient } from "./connections/oauth-client.js";
 import { createProviderCatalogue } from "./providers/catalogue.js";
 import { createUpstreamClient } from "./providers/upstream-client.js";
+import { createSecretItemQueries } from "./secrets/secret-item-queries.js";
 import { createSecretItemService } from "./secrets/secret-item-service.js";
 import { registerSecretItemRoutes } from "./secrets/secret-item-routes.js";
 import { registerApprovalRoutes } from "./approvals/approval-routes.js";
 import { registerPolicyRoutes } from "./policy/policy-routes.js";
+import { registerApprovalArgumentsRoute } from "./tools/approval-arguments-route.js";
 import { registerToolRoutes } from "./tools/tool-routes.js";
+import { createOAuthAppQueries } from "./oauth-apps/oauth-app-queries.js";
+import { createOAuthAppService } from "./oauth-apps/oauth-app-service.js";
+import { registerOAuthAppRoutes } from "./oauth-apps/oauth-app-routes.js";
+import { createMcpCalls } from "./mcp/mcp-calls.js";
+import { registerHostAndOriginCheck, registerMcpRoutes } from "./mcp/mcp-routes.js";
+import { createMcpTools } from "./mcp/mcp-tools.js";
+import { createRequestStates } from "./mcp/request-state.js";
+import { createIdempotencyQueries } from "./tools/idempotency-queries.js";
 import { createToolServices } from "./tools/tool-services.js";
+import { createUsageQueries } from "./usage/usage-queries.js";
 import { registerUsageRoutes } from "./usage/usage-routes.js";
+import { createUsageService } from "./usage/usage-service.js";
 import { registerSystemRoutes } from "./system/system-routes.js";
+import { createTenantQueries } from "./tenants/tenant-queries.js";
 import { createTenantService } from "./tenants/tenant-service.js";
 import { createBrokerJwts } from "./tokens/broker-jwt.js";
-import { loadSigningKeys } from "./tokens/signing-keys.js";
+import { createSigningKeyQueries } from "./tokens/signing-key-queries.js";
+import { createSigningKeyResealer, loadSigningKeys } from "./tokens/signing-keys.js";
 import { registerTokenRoutes } from "./tokens/token-routes.js";
 import type { MasterKeyring } from "./vault/master-keys.js";
 import { createVault } from "./vault/vault.js";
+import { createVaultQueries } from "./vault/vault-queries.js";
 import type { HostResolver } from "./webhooks/url-safety.js";
 import { registerWebhookRoutes } from "./webhooks/webhook-routes.js";
 import { createWebhooks } from "./webhooks/webhooks.js";
@@ -71,88 +104,105 @@ export type BrokerDeps = {
 export async function createServices(deps: BrokerDeps) {
   const { config, store } = deps;
   const clock = deps.clock ?? systemClock;
-  const vault = createVault({ db: store.db, ring: deps.ring, clock });
+  const signingKeyQueries = createSigningKeyQueries(store);
+  // Owners of rows sealed under the master key re-seal them themselves when it rotates.
+  const resealers = { signingKeys: createSigningKeyResealer(signingKeyQueries) };
+  const vault = createVault({ queries: createVaultQueries(store), ring: deps.ring, clock, resealers });
   await vault.selfCheck();
-  const audit = createAuditLog({ store, clock });
-  const events = createEventOutbox({ clock });
-  const tenants = createTenantService({ store, clock, audit });
-  const agentApps = createAgentAppService({ store, clock, audit });
-  const controlKeys = createControlKeyService({ store, clock, audit });
-  const signingKeys = await loadSigningKeys({ store, vault, clock });
+  const audit = createAuditLog({ queries: createAuditQueries(store), clock });
+  const events = createEventOutbox({ queries: createEventQueries(), clock });
+  const tenants = createTenantService({ store, queries: createTenantQueries(store), clock, audit });
+  const agentApps = createAgentAppService({ store, queries: createAgentAppQueries(store), clock, audit });
+  const controlKeys = createControlKeyService({ store, queries: createControlKeyQueries(store), clock, audit });
+  const signingKeys = await loadSigningKeys({ queries: signingKeyQueries, vault, clock });
   const brokerJwts = createBrokerJwts({ signingKeys, clock, issuer: config.publicUrl, ttlSeconds: config.brokerTokenTtlSeconds });
+  const developmentIssuer = config.environment === "production" ? undefined : deps.developmentIssuer;
   const operators = createOperatorVerifier({
     oidc: config.oidc,
-    development: config.environment === "production" ? undefined : deps.developmentIssuer,
+    development: developmentIssuer,
     clockNow: () => clock.now(),
   });
   const providers = createProviderCatalogue(config);
   const upstream = createUpstreamClient({ timeoutMs: config.upstreamTimeoutMs });
   const production = config.environment === "production";
   const oauthClient = createOAuthClient({ upstream, allowInsecureRequests: !production, now: () => clock.now() });
-  const connectionQueries = createConnectionQueries();
-  const connectionCache = createConnectionCache({ db: store.db, queries: connectionQueries, clock });
-  const connectionDeps = { store, queries: connectionQueries, cache: connectionCache, vault, oauthClient, providers, audit, events, clock };
+  const connectionQueries = createConnectionQueries(store);
+  const connectionCache = createConnectionCache({ queries: connectionQueries, clock });
+  const oauthApps = createOAuthAppService({ store, queries: createOAuthAppQueries(store), vault, providers, audit, clock });
+  const connectionDeps = { store, queries: connectionQueries, cache: connectionCache, vault, oauthClient, providers, oauthApps, audit, events, clock };
   const connections = createConnectionService({ ...connectionDeps, upstream, publicUrl: config.publicUrl, production });
-  const credentials = createCredentialRefresher(connectionDeps);
-  const secretItems = createSecretItemService({ store, vault, providers, audit, clock });
-  const tools = createToolServices({ store, vault, audit, events, clock, providers, upstream, connectionCache, credentials, secretItems, agentApps, approvalTtlSeconds: config.approvalTtlSeconds });
-  const { metering, meteringLedger } = createMetering({ db: store.db, clock, mode: config.meteringMode });
-  const billing = createBillingService({ store, clock, queries: createBillingQueries(), metering, audit, events });
+  const credentialRefresher = createCredentialRefresher(connectionDeps);
+  const secretItems = createSecretItemService({ store, queries: createSecretItemQueries(store), vault, providers, audit, clock });
+  const connectSessionQueries = createConnectSessionQueries(store);
+  const connectSessions = createConnectSessionService({ queries: connectSessionQueries, providers, connections, secretItems, controlKeys, agentApps, oauthApps, clock, publicUrl: config.publicUrl });
+  const endUsers = createEndUserService({ queries: createEndUserQueries(store), connections, secretItems, connectSessions, audit });
+  const tools = createToolServices({ store, vault, audit, events, clock, providers, upstream, connectionCache, credentialRefresher, secretItems, agentApps, approvalTtlSeconds: config.approvalTtlSeconds, idempotencyQueries: createIdempotencyQueries(store) });
+  const { metering, meteringLedger } = createMetering({ queries: createMeteringQueries(store), clock, mode: config.meteringMode, ledgerQueries: createTestLedgerQueries(store) });
+  const usage = createUsageService({ queries: createUsageQueries(store), clock });
+  const billing = createBillingService({ store, clock, queries: createBillingQueries(store), metering, audit, events });
   const webhooks = createWebhooks({ store, vault, audit, events, clock, config, resolver: deps.webhookResolver });
   const redis = connectRedis(config.redisUrl);
   const limiters = {
     token: createRateLimiter({ name: "token", perMinute: config.rateLimits.tokenPerMinute, redis }),
     execute: createRateLimiter({ name: "execute", perMinute: config.rateLimits.executePerMinute, redis }),
   };
-  return { ...tools, config, store, clock, vault, audit, events, webhooks, metering, meteringLedger, billing, providers, upstream, connectionQueries, connectionCache, connections, credentials, secretItems, tenants, agentApps, controlKeys, signingKeys, brokerJwts, operators, limiters, redis };
+  return { ...tools, config, store, clock, vault, audit, events, webhooks, metering, meteringLedger, usage, billing, providers, upstream, connectionQueries, connectionCache, connections, connectSessions, endUsers, oauthApps, credentialRefresher, secretItems, tenants, agentApps, controlKeys, signingKeys, brokerJwts, operators, developmentIssuer, limiters, redis };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
 
+/** A connect link's token is the session's only credential: logs keep its prefix only. */
+const CONNECT_TOKEN = /^\/connect\/cs_[^/]*/;
+
 function requestLogSerializer(request: FastifyRequest) {
   // Query strings can carry OAuth codes and state: log the path only.
-  return { id: request.id, method: request.method, path: request.url.split("?")[0] };
+  return { id: request.id, method: request.method, path: request.url.split("?")[0]!.replace(CONNECT_TOKEN, "/connect/cs_…") };
 }
 
-export async function buildApp(services: Services, options: { logStream?: DestinationStream } = {}): Promise<App> {
+/** The identity provider's origin, which the console's sign-in talks to (none for the development issuer). */
+function identityProviderOrigin(config: Services["config"]): string | undefined {
+  const issuer = config.oidc?.issuer;
+  return issuer && /^https?:\/\//.test(issuer) ? new URL(issuer).origin : undefined;
+}
+
+/** Development logs as one readable line each (time, level, message, then the fields), written synchronously. */
+const readableLogStream = () => pinoPretty({ translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname", sync: true });
+
+export async function buildApp(services: Services, options: { logStream?: DestinationStream; consoleDirectory?: string } = {}): Promise<App> {
   const { config } = services;
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
+    // While shutting down, a request arriving on a kept-alive connection is still served (with
+    // Connection: close) instead of Fastify's own 503 body outside the error envelope.
+    return503OnClosing: false,
     logger: {
       level: config.logLevel,
       redact: { paths: ["req.headers.authorization", "headers.authorization", "*.access_token", "*.refresh_token"], censor: "[redacted]" },
       serializers: { req: requestLogSerializer },
-      ...(options.logStream ? { stream: options.logStream } : {}),
+      // People read development logs; machines read the JSON lines of test and production.
+      ...(options.logStream ? { stream: options.logStream } : config.logFormat === "pretty" ? { stream: readableLogStream() } : {}),
     },
-    clientErrorHandler: (error, socket) => {
-      if (!socket.writable) return;
-      const body = JSON.stringify({ ok: false, error: { code: "invalid_request", message: "malformed HTTP request" } });
-      socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-    },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: answerRouterError,
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(createValidatorCompiler());
 
-  // JSON only: anything else is 415, not a string handed to a handler that expects an object.
-  app.removeContentTypeParser(["text/plain"]);
-  // An empty body sent as JSON (common for POSTs such as continue) is "no body", not a parse error.
-  const parseJson = app.getDefaultJsonParser("error", "error");
-  app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
-    if (body === "") return done(null, undefined);
-    parseJson(request, body as string, done);
-  });
+  registerJsonBody(app);
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
   registerErrorHandling(app);
+  registerHostAndOriginCheck(app, config.publicUrl);
   registerCredentials(app, services);
+  registerStorableTextCheck(app);
   await registerOpenApi(app, config.publicUrl);
 
   registerSystemRoutes(app, {
     health: {
       config,
-      storeKind: services.store.kind,
+      store: services.store,
       vaultStatus: () => services.vault.status(),
       providers: () => services.providers.readiness(),
     },
@@ -165,12 +215,29 @@ export async function buildApp(services: Services, options: { logStream?: Destin
   registerBillingRoutes(app, services);
   registerConnectionRoutes(app, services);
   registerSecretItemRoutes(app, services);
+  registerOAuthAppRoutes(app, services);
+  registerConnectRoutes(app, { connectSessions: services.connectSessions, publicUrl: config.publicUrl });
+  registerEndUserRoutes(app, services);
+  registerConsoleRoutes(app, { ...services, publicUrl: config.publicUrl, oidc: { issuer: config.oidc?.issuer ?? "", consoleClientId: config.consoleClientId } });
+  await registerConsoleAssets(app, { directory: options.consoleDirectory ?? CONSOLE_DIST, identityProviderOrigin: identityProviderOrigin(config) });
   registerToolRoutes(app, { ...services, limiter: services.limiters.execute });
   registerPolicyRoutes(app, services);
-  registerApprovalRoutes(app, services);
+  registerApprovalRoutes(app, { ...services, riskOf: (toolName) => (services.toolCatalogue.has(toolName) ? services.toolCatalogue.resolve(toolName).tool.risk : null) });
+  registerApprovalArgumentsRoute(app, services);
   registerUsageRoutes(app, services);
+  registerMcpRoutes(app, {
+    tools: createMcpTools(services),
+    calls: createMcpCalls({ ...services, requestStates: createRequestStates(services), limiter: services.limiters.execute, publicUrl: config.publicUrl }),
+    limiter: services.limiters.execute,
+    publicUrl: config.publicUrl,
+  });
 
   registerWebhookRoutes(app, { webhooks: services.webhooks.service });
+  if (config.environment === "production" && services.store.kind === "sqlite") {
+    app.addHook("onReady", async () =>
+      app.log.warn("production is running on SQLite: one process, no second instance, backups are file copies; set DATABASE_URL to a PostgreSQL database"),
+    );
+  }
   if (config.webhookWorker) {
     app.addHook("onReady", async () => services.webhooks.worker.start(app.log.child({ component: "webhook-delivery" })));
   }

@@ -1,209 +1,173 @@
-/** `toolbroker <command>`: the same configuration as the server (see the README's CLI table). */
-import { parseArgs } from "node:util";
-import { createServices } from "./app.js";
-import { bootstrapTenant } from "./bootstrap/bootstrap-tenant.js";
+/**
+ * `toolbroker <command>`: the same configuration as the server (see the README's CLI table).
+ * commander parses the arguments and writes the help; cli/commands.ts does the work.
+ */
+import { Command, CommanderError, Help, InvalidArgumentError, Option } from "commander";
+import * as commands from "./cli/commands.js";
+import { UsageError } from "./cli/commands.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
-import { isUuid, type Env } from "./ids.js";
-import { parseTtl } from "./identity/development-issuer.js";
-import { startServer } from "./main.js";
-import { defaultIssuer, openRuntime, type Runtime } from "./runtime.js";
-import { migrateToLatest, openStore } from "./store/database.js";
-import { assertRole } from "./tenants/tenant-service.js";
-import { runWorkerProcess } from "./webhooks/worker-process.js";
+import { isUuid } from "./ids.js";
 
-const USAGE = `usage: toolbroker <command> [options]
-
-  serve                                         start the broker (what npm start runs)
-  worker                                        run the webhook delivery worker alone (no HTTP API)
-  migrate                                       bring the database schema up to date
-  bootstrap --tenant NAME --operator SUBJECT [--issuer URL] [--json]
-  operator-token --subject SUBJECT [--ttl 1h]   development issuer only
-  members add --tenant ID --subject SUBJECT [--issuer URL] [--role admin|viewer]
-  keys create --tenant ID --env test|live [--name N] [--json]
-  agent-apps create --tenant ID --name N [--json]
-  audit verify --tenant ID
-  rotate-master-key                             re-wrap data keys under the first BROKER_MASTER_KEYS entry`;
-
-class UsageError extends Error {}
-
-const OPTIONS = {
-  tenant: { type: "string" },
-  operator: { type: "string" },
-  issuer: { type: "string" },
-  subject: { type: "string" },
-  role: { type: "string" },
-  env: { type: "string" },
-  name: { type: "string" },
-  ttl: { type: "string" },
-  json: { type: "boolean" },
-  help: { type: "boolean", short: "h" },
-} as const;
-
-type Options = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]["type"] extends "boolean" ? boolean : string };
-
-function required(options: Options, name: keyof Options): string {
-  const value = options[name];
-  if (typeof value !== "string" || value === "") throw new UsageError(`--${name} is required`);
+function tenantId(value: string): string {
+  if (!isUuid(value)) throw new InvalidArgumentError("Expected a tenant id (uuid).");
   return value;
 }
 
-function tenantIdOption(options: Options): string {
-  const tenant = required(options, "tenant");
-  if (!isUuid(tenant)) throw new UsageError("--tenant must be a tenant id (uuid)");
-  return tenant;
+// Factories, so that no two commands share (and could alter) one Option object.
+const tenantOption = () => new Option("--tenant <id>", "tenant id (uuid)").makeOptionMandatory().argParser(tenantId);
+const issuerOption = () => new Option("--issuer <url>", "OIDC issuer of the subject (default: the configured issuer)");
+const jsonOption = () => new Option("--json", "print JSON instead of text");
+
+/** Wraps a command body for commander, which ignores what an action returns. */
+type Run = <O>(action: (config: Config, options: O) => Promise<number>) => (options: O) => Promise<void>;
+
+const commanderHelp = new Help();
+
+function rootCommand(): Command {
+  return new Command("toolbroker")
+    .usage("<command> [options]")
+    .description("Run the broker and administer its tenants, with the same configuration as the server.")
+    .addHelpText("after", "\nrun `toolbroker <command> --help` for a command's options")
+    // runCli decides exit codes and prints errors on one line, so commander must neither exit nor print them.
+    .exitOverride()
+    .configureOutput({ outputError: () => {} })
+    .configureHelp({
+      // Lower-case titles keep the `usage: toolbroker <command>` line scripts and tests have always seen.
+      styleTitle: (title) => title.toLowerCase(),
+      // List `keys create` rather than the bare group `keys`, so the top-level help names every command.
+      visibleCommands: (cmd) => commanderHelp.visibleCommands(cmd).flatMap((sub) => (sub.commands.length ? [...sub.commands] : [sub])),
+      subcommandTerm: (sub) => `${sub.parent?.parent ? `${sub.parent.name()} ` : ""}${commanderHelp.subcommandTerm(sub)}`,
+    });
 }
 
-async function withServices<T>(config: Config, run: (runtime: Runtime, services: Awaited<ReturnType<typeof createServices>>) => Promise<T>) {
-  const runtime = await openRuntime(config);
+function addSetupCommands(program: Command, run: Run): void {
+  program.command("serve").description("start the broker (what npm start runs)").action(run(commands.serve));
+  program
+    .command("demo")
+    .description("start the broker with local sandbox providers standing in for GitHub, Slack and Linear (never in production; what npm run demo runs)")
+    .action(run(commands.demo));
+  program.command("worker").description("run the webhook delivery worker alone (no HTTP API)").action(run(commands.worker));
+  program.command("migrate").description("bring the database schema up to date").action(run(commands.migrate));
+  program
+    .command("bootstrap")
+    .description("create a tenant with its admin, an agent app and one test and one live key")
+    .requiredOption("--tenant <name>", "name of the new tenant")
+    .requiredOption("--operator <subject>", "subject of the operator who becomes its admin")
+    .addOption(issuerOption())
+    .addOption(jsonOption())
+    .action(run(commands.bootstrap));
+  program
+    .command("operator-token")
+    .description("print an operator access token (development issuer only)")
+    .requiredOption("--subject <subject>", "subject of the operator")
+    .option("--ttl <duration>", "lifetime: 90s, 15m, 1h or 1d", "1h")
+    .action(run(commands.operatorToken));
+}
+
+function addAdminCommands(program: Command, run: Run): void {
+  program
+    .command("members")
+    .description("manage a tenant's members")
+    .command("add")
+    .description("grant an identity access to a tenant")
+    .addOption(tenantOption())
+    .requiredOption("--subject <subject>", "subject of the identity")
+    .addOption(issuerOption())
+    .addOption(new Option("--role <role>", "its role").choices(["admin", "viewer"]).default("admin"))
+    .action(run(commands.membersAdd));
+  program
+    .command("keys")
+    .description("manage control keys")
+    .command("create")
+    .description("create a control key, printed once")
+    .addOption(tenantOption())
+    .addOption(new Option("--env <env>", "environment of the key").choices(["test", "live"]).makeOptionMandatory())
+    .option("--name <name>", 'name of the key (default: "<env> key")')
+    .addOption(jsonOption())
+    .action(run(commands.keysCreate));
+  program
+    .command("agent-apps")
+    .description("manage agent apps")
+    .command("create")
+    .description("create an agent app")
+    .addOption(tenantOption())
+    .requiredOption("--name <name>", "name of the agent app")
+    .addOption(jsonOption())
+    .action(run(commands.agentAppsCreate));
+  program
+    .command("audit")
+    .description("check the audit log")
+    .command("verify")
+    .description("check a tenant's audit hash chain; exit 1 if broken")
+    .addOption(tenantOption())
+    .action(run(commands.auditVerify));
+  program
+    .command("rotate-master-key")
+    .description("re-wrap data keys under the first BROKER_MASTER_KEYS entry")
+    .action(run(commands.rotateMasterKey));
+}
+
+/** The whole command line; `run` wraps each command's body (it loads the configuration). */
+function buildProgram(run: Run): Command {
+  const program = rootCommand();
+  addSetupCommands(program, run);
+  addAdminCommands(program, run);
+  return program;
+}
+
+/** The words naming the command, so an unknown `keys destroy` is reported whole, as before. */
+function commandWords(argv: string[]): string {
+  const firstOption = argv.findIndex((arg) => arg.startsWith("-"));
+  return (firstOption === -1 ? argv : argv.slice(0, firstOption)).join(" ");
+}
+
+/** commander's error as one line, without its `error: ` prefix (runCli adds `toolbroker: `). */
+function usageMessage(error: CommanderError, argv: string[]): string {
+  const message = error.message.replace(/^error: /, "").replace(/\n/g, " ");
+  return error.code === "commander.unknownCommand" ? `unknown command "${commandWords(argv)}"` : message;
+}
+
+/**
+ * Runs one command and resolves to its exit code: 0 for help, 2 for a usage error (printed with
+ * the usage on stderr), the command's own code otherwise, or KEEP_RUNNING for serve and worker.
+ * The configuration is loaded only once a command runs, so help works without it.
+ */
+export async function runCli(argv: string[], config: () => Config): Promise<number> {
+  let code = 0;
+  const program = buildProgram((action) => async (options) => {
+    code = await action(config(), options);
+  });
+  // Bare `toolbroker` has always printed the usage on stdout and exited 2.
+  if (argv.length === 0) {
+    program.outputHelp();
+    return 2;
+  }
   try {
-    const services = await createServices(runtime);
-    try {
-      return await run(runtime, services);
-    } finally {
-      services.redis?.disconnect();
-    }
-  } finally {
-    await runtime.store.close();
-  }
-}
-
-const print = (value: unknown, json: boolean | undefined, text: string) =>
-  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`);
-
-export async function runCli(argv: string[], config: Config): Promise<number> {
-  const { positionals, values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  const options = values as Options;
-  const command = positionals.slice(0, 2).join(" ");
-  if (options.help || positionals.length === 0) {
-    process.stdout.write(`${USAGE}\n`);
-    return positionals.length === 0 && !options.help ? 2 : 0;
-  }
-
-  switch (positionals[0] === "members" || positionals[0] === "keys" || positionals[0] === "agent-apps" || positionals[0] === "audit" ? command : positionals[0]) {
-    case "serve":
-      await startServer(config);
-      return -1;
-
-    case "worker":
-      await runWorkerProcess(config);
-      return -1;
-
-    case "migrate": {
-      // Not openRuntime: it migrates on open, which would leave nothing here to report.
-      const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-      let applied: string[];
-      try {
-        applied = await migrateToLatest(store.db);
-      } finally {
-        await store.close();
-      }
-      process.stdout.write(applied.length ? `applied ${applied.join(", ")}\n` : "schema is up to date\n");
-      return 0;
-    }
-
-    case "bootstrap":
-      return withServices(config, async (runtime, services) => {
-        const operator = { issuer: options.issuer ?? defaultIssuer(runtime), subject: required(options, "operator") };
-        const result = await bootstrapTenant(services, { tenantName: required(options, "tenant"), operator });
-        const operatorToken =
-          runtime.developmentIssuer && operator.issuer === runtime.developmentIssuer.issuer
-            ? await runtime.developmentIssuer.issue(operator.subject)
-            : undefined;
-        const output = { ...result, ...(operatorToken ? { operator_token: operatorToken } : {}) };
-        print(output, options.json, [
-          `tenant_id      ${result.tenant_id}`,
-          `agent_app_id   ${result.agent_app_id}`,
-          `bk_test_ key   ${result.control_keys.test}`,
-          `bk_live_ key   ${result.control_keys.live}`,
-          ...(operatorToken ? [`operator_token ${operatorToken}`] : []),
-          "The keys are shown once; store them now.",
-        ].join("\n"));
-        return 0;
-      });
-
-    case "operator-token": {
-      if (config.environment === "production") throw new UsageError("operator-token works only with the development issuer, never in production");
-      const runtime = await openRuntime(config);
-      await runtime.store.close();
-      const ttl = parseTtl(options.ttl ?? "1h");
-      process.stdout.write(`${await runtime.developmentIssuer!.issue(required(options, "subject"), ttl)}\n`);
-      return 0;
-    }
-
-    case "members add":
-      return withServices(config, async (runtime, services) => {
-        const role = options.role ?? "admin";
-        assertRole(role);
-        const member = { issuer: options.issuer ?? defaultIssuer(runtime), subject: required(options, "subject"), role };
-        await services.tenants.addMember(tenantIdOption(options), member, "cli");
-        process.stdout.write(`${member.subject} (${member.issuer}) is now ${role} of tenant ${options.tenant}\n`);
-        return 0;
-      });
-
-    case "keys create":
-      return withServices(config, async (_runtime, services) => {
-        const env = required(options, "env");
-        if (env !== "test" && env !== "live") throw new UsageError("--env must be test or live");
-        const tenantId = tenantIdOption(options);
-        await services.tenants.get(tenantId);
-        const created = await services.controlKeys.create(tenantId, env as Env, options.name ?? `${env} key`, { type: "cli", id: "cli" });
-        print(created, options.json, `${created.key}\n(id ${created.id}; shown once)`);
-        return 0;
-      });
-
-    case "agent-apps create":
-      return withServices(config, async (_runtime, services) => {
-        const tenantId = tenantIdOption(options);
-        await services.tenants.get(tenantId);
-        const agentApp = await services.agentApps.create(tenantId, required(options, "name"), { type: "cli", id: "cli" });
-        print(agentApp, options.json, agentApp.id);
-        return 0;
-      });
-
-    case "audit verify":
-      return withServices(config, async (_runtime, services) => {
-        const verdict = await services.audit.verify(tenantIdOption(options));
-        if (verdict.ok) {
-          process.stdout.write(`audit chain intact: ${verdict.events} events\n`);
-          return 0;
-        }
-        process.stderr.write(`audit chain BROKEN at seq ${verdict.brokenAtSeq}: ${verdict.reason}\n`);
-        return 1;
-      });
-
-    case "rotate-master-key":
-      return withServices(config, async (runtime, services) => {
-        const result = await services.vault.rotateMasterKey();
-        process.stdout.write(
-          `re-wrapped ${result.dataKeys} data keys and ${result.signingKeys} signing keys under "${runtime.ring.activeKid}"\n`,
-        );
-        return 0;
-      });
-
-    default:
-      throw new UsageError(`unknown command "${positionals.join(" ")}"`);
-  }
-}
-
-async function main() {
-  let config: Config;
-  try {
-    config = loadConfig();
+    await program.parseAsync(argv, { from: "user" });
+    return code;
   } catch (error) {
+    // Help was printed: on request (exit 0), or on stderr for a group such as `keys` given no subcommand.
+    if (error instanceof CommanderError && (error.exitCode === 0 || error.code === "commander.help")) return error.exitCode === 0 ? 0 : 2;
+    if (!(error instanceof CommanderError || error instanceof UsageError)) throw error;
+    const message = error instanceof CommanderError ? usageMessage(error, argv) : error.message;
+    process.stderr.write(`toolbroker: ${message}\n\n`);
+    program.outputHelp({ error: true });
+    return 2;
+  }
+}
+
+async function main(): Promise<void> {
+  try {
+    const code = await runCli(process.argv.slice(2), loadConfig);
+    if (code >= 0) process.exit(code);
+  } catch (error) {
+    // 78 (EX_CONFIG): the configuration is unusable, one line per problem.
     if (error instanceof ConfigError) {
       for (const problem of error.problems) process.stderr.write(`toolbroker: ${problem}\n`);
       process.exit(78);
     }
-    throw error;
-  }
-  try {
-    const code = await runCli(process.argv.slice(2), config);
-    if (code >= 0) process.exit(code);
-  } catch (error) {
-    const known = error instanceof UsageError || (error instanceof Error && "code" in error && String((error as { code: unknown }).code).startsWith("ERR_PARSE_ARGS"));
     process.stderr.write(`toolbroker: ${error instanceof Error ? error.message : String(error)}\n`);
-    if (known) process.stderr.write(`\n${USAGE}\n`);
-    process.exit(known ? 2 : 1);
+    process.exit(1);
   }
 }
 

@@ -1,9 +1,14 @@
 /**
  * Reads and validates the environment once. This is the only module that touches `process.env`;
- * everything else receives a `Config`.
+ * everything else receives a `Config`. The variables are declared in config-schema.ts; here they
+ * become a `Config`, and the rules that span several variables are checked.
  */
+import { fileURLToPath } from "node:url";
 import { resolve } from "node:path";
+import { readSettings, type EnvSettings } from "./config-schema.js";
 import { parseMasterKeys } from "./vault/master-keys.js";
+
+export { DEFAULT_RATE_LIMITS, MAX_BROKER_TOKEN_TTL_SECONDS } from "./config-schema.js";
 
 export type BrokerEnvironment = "development" | "test" | "production";
 
@@ -30,6 +35,8 @@ export type Config = {
   oidc: OidcConfig | undefined;
   providers: Record<string, ProviderOverrides>;
   redisUrl: string | undefined;
+  /** The console's public OIDC client (authorization code + PKCE) at the identity provider. */
+  consoleClientId: string | undefined;
   rateLimits: { executePerMinute: number; tokenPerMinute: number };
   webhookAllowPrivate: boolean;
   /** Total time one webhook attempt may take (connect, headers and body) before it counts as failed. */
@@ -37,15 +44,16 @@ export type Config = {
   /** Whether `serve` runs the webhook delivery worker in process (`toolbroker worker` runs it alone). */
   webhookWorker: boolean;
   logLevel: string;
+  /** One readable line per entry (development's default) or JSON lines (everywhere else). */
+  logFormat: "json" | "pretty";
   brokerTokenTtlSeconds: number;
   approvalTtlSeconds: number;
   /** How long one upstream SaaS call may take before it fails with upstream_error. */
   upstreamTimeoutMs: number;
+  /** After SIGTERM, how long requests in flight may take before their connections are closed. */
+  shutdownGraceMs: number;
   meteringMode: "test" | "off";
 };
-
-export const DEFAULT_RATE_LIMITS = { executePerMinute: 600, tokenPerMinute: 60 };
-export const MAX_BROKER_TOKEN_TTL_SECONDS = 3600;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -53,45 +61,12 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
+type ProcessEnv = Record<string, string | undefined>;
 
-export function loadConfig(env: Env = process.env): Config {
-  const problems: string[] = [];
-  const environment = parseEnvironment(env.BROKER_ENV, problems);
-  const port = parseInteger(env, "PORT", 8080, problems, { min: 0, max: 65535 });
-  const host = env.BROKER_HOST || "127.0.0.1";
-  const publicUrl = (env.BROKER_PUBLIC_URL || `http://127.0.0.1:${port}`).replace(/\/+$/, "");
-  const oidc = parseOidc(env, problems);
-  const config: Config = {
-    environment,
-    host,
-    port,
-    publicUrl,
-    dataDir: resolve(env.BROKER_DATA_DIR || "./data"),
-    databaseUrl: env.DATABASE_URL || undefined,
-    masterKeys: env.BROKER_MASTER_KEYS || undefined,
-    oidc,
-    providers: parseProviderOverrides(env),
-    redisUrl: env.BROKER_REDIS_URL || undefined,
-    rateLimits: {
-      executePerMinute: parseInteger(env, "BROKER_RATE_LIMIT_EXECUTE", DEFAULT_RATE_LIMITS.executePerMinute, problems, { min: 1 }),
-      tokenPerMinute: parseInteger(env, "BROKER_RATE_LIMIT_TOKEN", DEFAULT_RATE_LIMITS.tokenPerMinute, problems, { min: 1 }),
-    },
-    webhookAllowPrivate: parseBoolean(env, "BROKER_WEBHOOK_ALLOW_PRIVATE", environment !== "production", problems),
-    webhookTimeoutMs: parseInteger(env, "BROKER_WEBHOOK_TIMEOUT_MS", 10_000, problems, { min: 100, max: 60_000 }),
-    webhookWorker: parseBoolean(env, "BROKER_WEBHOOK_WORKER", true, problems),
-    logLevel: env.BROKER_LOG_LEVEL || "info",
-    brokerTokenTtlSeconds: parseInteger(env, "BROKER_TOKEN_TTL_SECONDS", 900, problems, {
-      min: 30,
-      max: MAX_BROKER_TOKEN_TTL_SECONDS,
-    }),
-    upstreamTimeoutMs: parseInteger(env, "BROKER_UPSTREAM_TIMEOUT_MS", 15_000, problems, { min: 100, max: 120_000 }),
-    approvalTtlSeconds: parseInteger(env, "BROKER_APPROVAL_TTL_SECONDS", 86_400, problems, { min: 60 }),
-    meteringMode: env.BROKER_METERING_MODE === "off" ? "off" : "test",
-  };
-  if (env.BROKER_METERING_MODE && !["off", "test"].includes(env.BROKER_METERING_MODE)) {
-    problems.push("BROKER_METERING_MODE must be `test` or `off`");
-  }
+export function loadConfig(env: ProcessEnv = process.env): Config {
+  const { settings, problems } = readSettings(env);
+  const oidc = parseOidc(settings, problems);
+  const config = configFrom(settings, oidc, parseProviderOverrides(env));
   if (config.masterKeys) {
     try {
       parseMasterKeys(config.masterKeys);
@@ -99,9 +74,43 @@ export function loadConfig(env: Env = process.env): Config {
       problems.push((error as Error).message);
     }
   }
-  if (environment === "production") problems.push(...productionProblems(config));
+  if (config.environment === "production") problems.push(...productionProblems(config));
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/**
+ * `packages/server/data` in a checkout (from src/ or dist/ alike), whatever the working directory:
+ * `npm start` and `npx toolbroker …` from the repository root use the same database and keys.
+ */
+export const DEFAULT_DATA_DIR = fileURLToPath(new URL("../data", import.meta.url));
+
+function configFrom(settings: EnvSettings, oidc: OidcConfig | undefined, providers: Record<string, ProviderOverrides>): Config {
+  const environment = settings.BROKER_ENV;
+  return {
+    environment,
+    host: settings.BROKER_HOST,
+    port: settings.PORT,
+    publicUrl: (settings.BROKER_PUBLIC_URL ?? `http://127.0.0.1:${settings.PORT}`).replace(/\/+$/, ""),
+    dataDir: settings.BROKER_DATA_DIR ? resolve(settings.BROKER_DATA_DIR) : DEFAULT_DATA_DIR,
+    databaseUrl: settings.DATABASE_URL,
+    masterKeys: settings.BROKER_MASTER_KEYS,
+    oidc,
+    providers,
+    redisUrl: settings.BROKER_REDIS_URL,
+    consoleClientId: settings.BROKER_CONSOLE_CLIENT_ID,
+    rateLimits: { executePerMinute: settings.BROKER_RATE_LIMIT_EXECUTE, tokenPerMinute: settings.BROKER_RATE_LIMIT_TOKEN },
+    webhookAllowPrivate: settings.BROKER_WEBHOOK_ALLOW_PRIVATE ?? environment !== "production",
+    webhookTimeoutMs: settings.BROKER_WEBHOOK_TIMEOUT_MS,
+    webhookWorker: settings.BROKER_WEBHOOK_WORKER,
+    logLevel: settings.BROKER_LOG_LEVEL,
+    logFormat: settings.BROKER_LOG_FORMAT ?? (environment === "development" ? "pretty" : "json"),
+    brokerTokenTtlSeconds: settings.BROKER_TOKEN_TTL_SECONDS,
+    upstreamTimeoutMs: settings.BROKER_UPSTREAM_TIMEOUT_MS,
+    shutdownGraceMs: settings.BROKER_SHUTDOWN_GRACE_MS,
+    approvalTtlSeconds: settings.BROKER_APPROVAL_TTL_SECONDS,
+    meteringMode: settings.BROKER_METERING_MODE,
+  };
 }
 
 /** Settings that are fine on a laptop and unsafe on the internet. */
@@ -116,19 +125,13 @@ export function productionProblems(config: Config): string[] {
   return problems;
 }
 
-function parseEnvironment(value: string | undefined, problems: string[]): BrokerEnvironment {
-  if (value === undefined || value === "") return "development";
-  if (value === "development" || value === "test" || value === "production") return value;
-  problems.push(`BROKER_ENV must be development, test or production (got "${value}")`);
-  return "development";
-}
-
-function parseOidc(env: Env, problems: string[]): OidcConfig | undefined {
-  const issuer = env.BROKER_OIDC_ISSUER;
+/** The audience and the JWKS URL only mean something together with the issuer, so they are checked here. */
+function parseOidc(settings: EnvSettings, problems: string[]): OidcConfig | undefined {
+  const issuer = settings.BROKER_OIDC_ISSUER;
   if (!issuer) return undefined;
-  const audience = env.BROKER_OIDC_AUDIENCE;
+  const audience = settings.BROKER_OIDC_AUDIENCE;
   if (!audience) problems.push("BROKER_OIDC_AUDIENCE is required when BROKER_OIDC_ISSUER is set");
-  const jwksUrl = env.BROKER_OIDC_JWKS_URL || `${issuer.replace(/\/+$/, "")}/.well-known/jwks.json`;
+  const jwksUrl = settings.BROKER_OIDC_JWKS_URL ?? `${issuer.replace(/\/+$/, "")}/.well-known/jwks.json`;
   if (!/^https?:\/\//.test(jwksUrl)) problems.push("BROKER_OIDC_JWKS_URL must be an http(s) URL");
   return { issuer, audience: audience ?? "", jwksUrl };
 }
@@ -142,7 +145,8 @@ const PROVIDER_FIELDS: Record<string, keyof ProviderOverrides> = {
   REVOKE_URL: "revokeUrl",
 };
 
-function parseProviderOverrides(env: Env): Record<string, ProviderOverrides> {
+/** Provider names are open-ended, so these variables are matched by pattern rather than declared in the schema. */
+function parseProviderOverrides(env: ProcessEnv): Record<string, ProviderOverrides> {
   const providers: Record<string, ProviderOverrides> = {};
   for (const [name, value] of Object.entries(env)) {
     const match = /^BROKER_PROVIDER_([A-Z0-9]+)_([A-Z_]+)$/.exec(name);
@@ -153,34 +157,4 @@ function parseProviderOverrides(env: Env): Record<string, ProviderOverrides> {
     providers[provider] = { ...providers[provider], [field]: value };
   }
   return providers;
-}
-
-function parseInteger(
-  env: Env,
-  name: string,
-  fallback: number,
-  problems: string[],
-  range: { min?: number; max?: number } = {},
-): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = /^\d+$/.test(raw.trim()) && raw.trim() === raw ? Number(raw) : Number.NaN;
-  const outOfRange = (range.min !== undefined && value < range.min) || (range.max !== undefined && value > range.max);
-  if (!Number.isInteger(value) || outOfRange) {
-    const bounds = [range.min !== undefined ? `>= ${range.min}` : "", range.max !== undefined ? `<= ${range.max}` : ""]
-      .filter(Boolean)
-      .join(" and ");
-    problems.push(`${name} must be an integer${bounds ? ` ${bounds}` : ""} (got "${raw}")`);
-    return fallback;
-  }
-  return value;
-}
-
-function parseBoolean(env: Env, name: string, fallback: boolean, problems: string[]): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  if (raw === "true" || raw === "1") return true;
-  if (raw === "false" || raw === "0") return false;
-  problems.push(`${name} must be true or false (got "${raw}")`);
-  return fallback;
 }

@@ -1,6 +1,6 @@
 /**
  * Every error the broker returns has a stable machine code. Domains throw `BrokerError`;
- * `http/error-handler.ts` turns it into the SPEC §7 envelope in one place.
+ * `http/error-handler.ts` turns it into the error envelope in one place.
  */
 export const ERROR_CODES = {
   unauthorized: 401,
@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   approval_already_decided: 409,
   idempotency_key_reused: 409,
   request_in_progress: 409,
+  outcome_unknown: 409,
   conflict: 409,
   period_open: 409,
   previous_period_open: 409,
@@ -30,6 +31,8 @@ export const ERROR_CODES = {
   connection_unusable: 422,
   credential_required: 422,
   credential_mismatch: 422,
+  credential_ambiguous: 422,
+  connect_session_expired: 410,
   oauth_state_invalid: 400,
   oauth_state_expired: 400,
   oauth_denied: 400,

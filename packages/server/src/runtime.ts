@@ -1,6 +1,7 @@
 /** What the server and the CLI both need before they can do anything: keys, issuer, store. */
 import type { Config } from "./config.js";
 import { loadOrCreateDevelopmentIssuer, type DevelopmentIssuer } from "./identity/development-issuer.js";
+import { databaseUnavailableReason } from "./store/database-errors.js";
 import { migrateToLatest, openStore, type Store } from "./store/database.js";
 import { loadOrCreateDevelopmentMasterKeys, parseMasterKeys, type MasterKeyring } from "./vault/master-keys.js";
 
@@ -14,6 +15,9 @@ export async function openRuntime(config: Config): Promise<Runtime> {
     await migrateToLatest(store.db);
   } catch (error) {
     await store.close();
+    // Running without the database is not possible at start (the schema, keys and vault live there).
+    const reason = databaseUnavailableReason(error);
+    if (reason) throw new Error(`the database is unavailable (${reason}), so the broker cannot start: ${(error as Error).message}`, { cause: error });
     throw error;
   }
   return { config, store, ring, developmentIssuer };

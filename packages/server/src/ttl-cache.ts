@@ -1,22 +1,26 @@
+import { LRUCache } from "lru-cache";
 import type { Clock } from "./clock.js";
 
 /**
- * A small in-process cache whose entries expire after `ttlMs`. Used on the hot path for rows that
- * change rarely; the owner deletes an entry the moment it changes the row itself.
+ * A small in-process cache whose entries expire `ttlMs` after they were set. Used on the hot path
+ * for rows that change rarely; the owner deletes an entry the moment it changes the row itself.
+ * Past `maxEntries` the least recently used entry goes.
  */
-export function createTtlCache<V>({ clock, ttlMs, maxEntries = 10_000 }: { clock: Clock; ttlMs: number; maxEntries?: number }) {
-  const entries = new Map<string, { value: V; storedAt: number }>();
+export function createTtlCache<V extends {}>({ clock, ttlMs, maxEntries = 10_000 }: { clock: Clock; ttlMs: number; maxEntries?: number }) {
+  if (!Number.isInteger(ttlMs) || ttlMs < 2) throw new RangeError(`ttlMs must be a whole number of milliseconds of at least 2, not ${ttlMs}`);
+  const entries = new LRUCache<string, V>({
+    max: maxEntries,
+    // lru-cache serves an entry until its age exceeds `ttl`; ours end when the age reaches ttlMs,
+    // and the clock counts whole milliseconds.
+    ttl: ttlMs - 1,
+    // Time from the injected clock, read on every check (the default caches it for 1 ms behind a timer).
+    perf: { now: () => clock.now().getTime() },
+    ttlResolution: 0,
+  });
   return {
-    get(key: string): V | undefined {
-      const entry = entries.get(key);
-      if (!entry) return undefined;
-      if (clock.now().getTime() - entry.storedAt < ttlMs) return entry.value;
-      entries.delete(key);
-      return undefined;
-    },
+    get: (key: string): V | undefined => entries.get(key),
     set(key: string, value: V) {
-      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-      entries.set(key, { value, storedAt: clock.now().getTime() });
+      entries.set(key, value);
     },
     delete(key: string) {
       entries.delete(key);

@@ -42,11 +42,11 @@ describeEachDatabase("approvals hardening", (kind) => {
     expect(resumed.body.error.code).toBe("approval_expired");
   });
 
-  it("refuses a policy regex with nested quantifiers, naming its path", async () => {
+  it("refuses a policy regex RE2 cannot run in linear time (a backreference), naming its path", async () => {
     const tenant = await createScmTenant(world);
     const result = await call(world.broker, "PUT", "/v1/policy", {
       ...asOperator(tenant),
-      body: { rules: [{ id: "r1", effect: "deny", conditions: [{ pointer: "/repo", regex: "^(a+)+$" }] }] },
+      body: { rules: [{ id: "r1", effect: "deny", conditions: [{ pointer: "/repo", regex: "^(a+)\\1$" }] }] },
     });
     expect(result.status).toBe(422);
     expect(result.body.error.details.fields[0].field).toBe("/rules/0/conditions/0/regex");

@@ -94,14 +94,14 @@ describeEachDatabase("approvals queue", (kind) => {
       expect(row.arguments_sealed).toBeTruthy();
       expect(row.arguments_sealed).not.toContain("spoon-knife");
       expect(row.arguments_sealed).not.toContain(tenant.owner);
-      expect(await world.broker.services.recorder.openArguments(row)).toEqual({ owner: tenant.owner, repo: "spoon-knife" });
+      expect(await world.broker.services.recorder.openArguments({ tenantId: row.tenant_id, id: row.id, argumentsSealed: row.arguments_sealed })).toEqual({ owner: tenant.owner, repo: "spoon-knife" });
     });
 
     it("emits approval.requested through the events table", async () => {
       const { approval_id, invocation_id, expires_at } = await requestApproval(world.broker, deletion(tenant, "hello-world"));
       const events = await outboxEvents(world.broker, tenant.tenantId, "approval.requested");
       const event = events.find((e) => e.data.approval_id === approval_id);
-      expect(event?.data).toEqual({ approval_id, invocation_id, tool_name: "scm.delete_repository", agent_app_id: tenant.agentAppId, env: "test", expires_at });
+      expect(event?.data).toEqual({ approval_id, invocation_id, tool_name: "scm.delete_repository", agent_app_id: tenant.agentAppId, end_user_id: null, env: "test", expires_at });
       expect(await outboxEvents(world.broker, other.tenantId, "approval.requested")).not.toContainEqual(expect.objectContaining({ data: expect.objectContaining({ approval_id }) }));
     });
   });

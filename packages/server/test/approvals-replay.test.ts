@@ -123,5 +123,17 @@ describeEachDatabase("approval replay for a look-alike call", (kind) => {
       expect(read.status, read.text).toBe(200);
       await expectApprovalIntact(tenant, approval_id, "spoon-knife");
     });
+
+    it("neither records nor checks an approval_id it does not need, even an unknown one", async () => {
+      const tenant = await createScmTenant(world, "Unknown approval");
+      const strayId = "0b0e3f5c-1f7a-4c7e-9d51-2a4c8f6b7e10";
+      const read = await execute(world.broker, { ...deletion(tenant, "spoon-knife"), tool: "scm.get_repository", approvalId: strayId });
+      expect(read.status, read.text).toBe(200);
+      const invocation = await call(world.broker, "GET", `/v1/tools/invocations/${read.body.invocation_id}`, { token: tenant.token });
+      expect(invocation.body.approval_id).toBeNull();
+      const audit = await call(world.broker, "GET", `/v1/audit?tool=scm.get_repository`, asOperator(tenant));
+      expect(audit.status, audit.text).toBe(200);
+      expect(audit.text).not.toContain(strayId);
+    });
   });
 });

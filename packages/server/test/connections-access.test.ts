@@ -24,7 +24,7 @@ describeEachDatabase("connection access", (kind) => {
     world = await startConnectionsWorld(kind);
     other = await createTenant(world.broker, "Other Corp");
     const issuer = world.broker.runtime.developmentIssuer!;
-    await world.broker.services.tenants.addMember(world.tenant.tenantId, { issuer: issuer.issuer, subject: "colleague", role: "admin" }, "test");
+    await world.broker.services.tenants.addMember(world.tenant.tenantId, { issuer: issuer.issuer, subject: "colleague", role: "viewer" }, "test");
     colleague = { token: await issuer.issue("colleague"), tenant: world.tenant.tenantId };
     mine = await connectAccount(world.broker, world.tenant, "scm");
   });
@@ -64,7 +64,7 @@ describeEachDatabase("connection access", (kind) => {
     expect((await connectionRow(world.broker, mine))?.status).toBe("active");
   });
 
-  it("hides one operator's connections from a colleague in the same tenant", async () => {
+  it("hides one operator's connections from a colleague (viewer) in the same tenant", async () => {
     const listed = await call(world.broker, "GET", "/v1/connections", colleague);
     expect(listed.status).toBe(200);
     expect(listed.body.data).toEqual([]);
@@ -73,12 +73,13 @@ describeEachDatabase("connection access", (kind) => {
     expect((await connectionRow(world.broker, mine))?.status).toBe("active");
   });
 
-  it("gives the connection to the operator who started it, and only to them", async () => {
+  it("gives a viewer's connection to them, and shows admins every connection of the tenant", async () => {
     const theirs = await connectAccount(world.broker, world.tenant, "chat", { operator: colleague });
     const colleagueList = await call(world.broker, "GET", "/v1/connections", colleague);
     expect(colleagueList.body.data.map((c: { connected_account_id: string }) => c.connected_account_id)).toEqual([theirs]);
-    const myList = await call(world.broker, "GET", "/v1/connections", asOperator(world.tenant));
-    expect(myList.body.data.map((c: { connected_account_id: string }) => c.connected_account_id)).toEqual([mine]);
+    const adminList = await call(world.broker, "GET", "/v1/connections", asOperator(world.tenant));
+    expect(adminList.body.data.map((c: { connected_account_id: string }) => c.connected_account_id).sort()).toEqual([mine, theirs].sort());
+    expect((await call(world.broker, "GET", `/v1/connections/${theirs}`, asOperator(world.tenant))).status).toBe(200);
   });
 
   it("lets the tenant's agents use any connection of their tenant, and no other tenant's", async () => {

@@ -83,6 +83,16 @@ describeEachDatabase("OAuth connect failures", (kind) => {
     });
   });
 
+  it("refuses a callback with a state but neither code nor error as 400 invalid_request, without spending the state", async () => {
+    const { state, callbackPath } = await authorize("tracker");
+    await storesNothing(async () => {
+      const result = await call(broker, "GET", `/v1/connections/oauth/callback?state=${state}`);
+      expectError(result, 400, "invalid_request");
+      expect(result.body.error.details.fields).toEqual([{ location: "querystring", field: "/code", message: expect.any(String) }]);
+    });
+    expect((await call(broker, "GET", callbackPath)).status).toBe(200);
+  });
+
   it("refuses a state another broker issued (its own database knows nothing of it)", async () => {
     const other = await startBroker(kind, { env: { ...world.fakes.github.env } });
     try {

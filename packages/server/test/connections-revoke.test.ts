@@ -53,7 +53,7 @@ describeEachDatabase("connection revocation", (kind) => {
       expect(events[0]).toEqual({
         type: "connection.revoked",
         timestamp: clock.now().toISOString(),
-        data: { connected_account_id: id, provider: c.provider, env: "test", display_name: c.displayName, revoked_at: clock.now().toISOString() },
+        data: { connected_account_id: id, provider: c.provider, env: "test", display_name: c.displayName, end_user_id: null, label: null, revoked_at: clock.now().toISOString() },
       });
     });
 

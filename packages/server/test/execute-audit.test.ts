@@ -61,7 +61,7 @@ describeEachDatabase("invocations and the audit log of execute", (kind) => {
   const refusals: [string, ExecuteRequest | (() => ExecuteRequest), { status: string; outcome: string; error_code: string; action?: string }][] = [
     ["an unknown tool", { tool_name: "scm.nope" }, { status: "rejected", outcome: "failure", error_code: "not_found" }],
     ["invalid arguments", { tool_name: "scm.get_repository", arguments: { owner: "octocat" } }, { status: "rejected", outcome: "failure", error_code: "invalid_tool_args" }],
-    ["a missing handle", { tool_name: "scm.get_authenticated_user" }, { status: "rejected", outcome: "failure", error_code: "credential_required" }],
+    ["a missing handle (no tracker account is connected)", { tool_name: "tracker.list_issues" }, { status: "rejected", outcome: "failure", error_code: "credential_required" }],
     ["a handle of another provider", () => ({ tool_name: "scm.get_authenticated_user", connected_account_id: chat }), { status: "rejected", outcome: "failure", error_code: "credential_mismatch" }],
     ["a high-risk tool awaiting approval", () => ({ tool_name: "scm.delete_repository", arguments: { owner: "octocat", repo: "spoon-knife" }, connected_account_id: scm }), { status: "awaiting_approval", outcome: "success", error_code: "approval_required", action: "tool.approval_requested" }],
   ];

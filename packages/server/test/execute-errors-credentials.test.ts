@@ -45,14 +45,20 @@ describeEachDatabase("POST /v1/tools/execute: credential handles, policy and vau
   const getUser = (handle: { connected_account_id?: string; secret_item_id?: string }, token = world.jwt) =>
     execute(world.broker, token, { tool_name: "scm.get_authenticated_user", ...handle });
 
-  it("refuses a call without a handle with 422 credential_required, naming what the tool accepts", async () => {
+  it("uses the one usable account when no handle is named, and refuses with 422 credential_required when there is none", async () => {
     const scmResult = await getUser({});
-    expectError(scmResult, 422, "credential_required");
-    expect(scmResult.body.error.details.accepts).toEqual(["oauth2"]);
-    const tracker = await execute(world.broker, world.jwt, { tool_name: "tracker.list_issues", connected_account_id: null, secret_item_id: null });
+    expect(scmResult.status, JSON.stringify(scmResult.body)).toBe(200);
+    expect(scmResult.body.result.login).toBe("octocat");
+    const calls = upstreamCalls();
+    // Nothing is connected in live: every tool there lacks a credential.
+    const live = await mintBrokerToken(world.broker, world.tenant, "live");
+    const liveScm = await getUser({}, live);
+    expectError(liveScm, 422, "credential_required");
+    expect(liveScm.body.error.details.accepts).toEqual(["oauth2"]);
+    const tracker = await execute(world.broker, live, { tool_name: "tracker.list_issues", connected_account_id: null, secret_item_id: null });
     expectError(tracker, 422, "credential_required");
     expect(tracker.body.error.details.accepts).toEqual(["oauth2", "api_key"]);
-    expectNoUpstreamCall();
+    expect(upstreamCalls()).toBe(calls);
   });
 
   it("answers 404 for a connected_account_id or secret_item_id that does not exist", async () => {

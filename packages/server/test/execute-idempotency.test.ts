@@ -99,7 +99,7 @@ describeEachDatabase("POST /v1/tools/execute with idempotency_key", (kind) => {
   it("forgets a request refused before execution: the fixed request may reuse the key", async () => {
     const invalid = await execute(world.broker, world.jwt, { tool_name: "scm.create_issue", arguments: { owner: "octocat", repo: "hello-world" }, connected_account_id: scm, idempotency_key: key });
     expectError(invalid, 422, "invalid_tool_args");
-    expectError(await createIssue("Fixed", { connected_account_id: null }), 422, "credential_required");
+    expectError(await createIssue("Fixed", { connected_account_id: null }), 422, "credential_ambiguous");
     expectError(await createIssue("Fixed", { tool_name: "scm.no_such_tool" }), 404, "not_found");
     const calls = github().stats.apiCalls.length;
     const fixed = await createIssue("Fixed");

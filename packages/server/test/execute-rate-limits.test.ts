@@ -10,7 +10,7 @@ import { createTenant, startBroker, testMasterKey, type TestBroker, type TestTen
 import { describeEachDatabase } from "./support/databases.js";
 import { expectError } from "./support/expect.js";
 import { asOperator, call, mintBrokerToken, type CallResult } from "./support/http.js";
-import { connect, execute, secondAgentApp, startToolWorld, type ToolWorld } from "./support/tool-execution.js";
+import { connect, execute, secondAgentApp, startToolWorld, tenantRows, type ToolWorld } from "./support/tool-execution.js";
 
 const LIMIT = 3;
 
@@ -63,6 +63,13 @@ describeEachDatabase("rate limits (in process)", (kind) => {
 
   it("limits continue with the same budget as execute", async () => {
     const result = await call(world.broker, "POST", "/v1/tools/invocations/00000000-0000-4000-8000-000000000000/continue", { token: world.jwt });
+    expectRateLimited(result, LIMIT);
+  });
+
+  it("counts a control key's continue against the agent app that started the call", async () => {
+    const [invocation] = await tenantRows(world.broker, "invocations", world.tenant.tenantId);
+    expect(invocation?.agent_app_id).toBe(world.tenant.agentAppId);
+    const result = await call(world.broker, "POST", `/v1/tools/invocations/${invocation!.id}/continue`, { token: world.tenant.testKey });
     expectRateLimited(result, LIMIT);
   });
 

@@ -57,6 +57,60 @@ function cliSession(kind: DbKind) {
   };
 }
 
+/** Every command of DESIGN §5 (and serve, worker), with the options its `--help` must list. */
+const COMMANDS: [string, string[]][] = [
+  ["serve", []],
+  ["worker", []],
+  ["migrate", []],
+  ["bootstrap", ["--tenant <name>", "--operator <subject>", "--issuer <url>", "--json"]],
+  ["operator-token", ["--subject <subject>", "--ttl <duration>"]],
+  ["members add", ["--tenant <id>", "--subject <subject>", "--issuer <url>", "--role <role>", '"admin", "viewer"']],
+  ["keys create", ["--tenant <id>", "--env <env>", '"test", "live"', "--name <name>", "--json"]],
+  ["agent-apps create", ["--tenant <id>", "--name <name>", "--json"]],
+  ["audit verify", ["--tenant <id>"]],
+  ["rotate-master-key", []],
+];
+
+// Help loads no configuration, so it works even where every command would refuse to start.
+describe("toolbroker CLI help", SLOW, () => {
+  const unconfigured = (...args: string[]) => runToolbroker(args, { BROKER_ENV: "production" });
+
+  it("help and --help print the usage with every command and its description, exit 0", async () => {
+    const [help, dashHelp, short] = await Promise.all([unconfigured("help"), unconfigured("--help"), unconfigured("-h")]);
+    for (const result of [help, dashHelp, short]) expect(result).toMatchObject({ code: 0, stderr: "" });
+    expect(help.stdout).toMatch(/^usage: toolbroker <command> \[options\]\n/);
+    for (const [command] of COMMANDS) expect(help.stdout).toMatch(new RegExp(`^  ${command}( \\[options\\])? +[a-z]`, "m"));
+    expect(help.stdout).toMatch(/members add \[options\] +grant an identity access to a tenant/);
+    expect(dashHelp.stdout).toBe(help.stdout);
+    expect(short.stdout).toBe(help.stdout);
+  });
+
+  it("<command> --help prints that command's usage, description and options, exit 0", async () => {
+    const runs = await Promise.all(COMMANDS.map(async ([command, options]) => ({ command, options, result: await unconfigured(...command.split(" "), "--help") })));
+    for (const { command, options, result } of runs) {
+      expect(result, command).toMatchObject({ code: 0, stderr: "" });
+      expect(result.stdout, command).toMatch(new RegExp(`^usage: toolbroker ${command} `));
+      expect(result.stdout.split("\n")[2], command).toMatch(/^[a-z]/);
+      for (const option of [...options, "-h, --help"]) expect(result.stdout, command).toContain(option);
+    }
+  });
+
+  it("an unknown command is one line on stderr, then the usage, exit 2", async () => {
+    const [root, nested] = await Promise.all([unconfigured("frobnicate"), unconfigured("keys", "destroy", "--tenant", "x")]);
+    for (const [result, command] of [[root, "frobnicate"], [nested, "keys destroy"]] as const) {
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe("");
+      expect(result.stderr.split("\n").slice(0, 3)).toEqual([`toolbroker: unknown command "${command}"`, "", "usage: toolbroker <command> [options]"]);
+    }
+  });
+
+  it("a missing required option is one line on stderr naming it, then the usage, exit 2", async () => {
+    const result = await unconfigured("agent-apps", "create", "--tenant", "00000000-0000-4000-8000-000000000000");
+    expect(result.code).toBe(2);
+    expect(result.stderr.split("\n").slice(0, 3)).toEqual(["toolbroker: required option '--name <name>' not specified", "", "usage: toolbroker <command> [options]"]);
+  });
+});
+
 describe("toolbroker CLI [sqlite]", SLOW, () => {
   const { session, masterKeys, cli, operator, mint } = cliSession("sqlite");
 

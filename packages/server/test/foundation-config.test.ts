@@ -135,6 +135,30 @@ describe("loadConfig", () => {
     expect(problemsOf({ BROKER_WEBHOOK_ALLOW_PRIVATE: "yes" })).toEqual([expect.stringContaining("BROKER_WEBHOOK_ALLOW_PRIVATE")]);
   });
 
+  it("names what a variable accepts and the value it got, one line each", () => {
+    expect(problemsOf({ PORT: "abc", BROKER_ENV: "staging", BROKER_WEBHOOK_WORKER: "yes", BROKER_METERING_MODE: "on" })).toEqual([
+      'BROKER_ENV must be development, test or production (got "staging")',
+      'PORT must be an integer >= 0 and <= 65535 (got "abc")',
+      'BROKER_WEBHOOK_WORKER must be true or false (got "yes")',
+      'BROKER_METERING_MODE must be test or off (got "on")',
+    ]);
+  });
+
+  it.each([" 8080", "1e3", "0x50", "80.0"])("takes integers in decimal digits only, refusing PORT=%j", (value) => {
+    expect(problemsOf({ PORT: value })).toEqual([expect.stringMatching(/^PORT must be an integer/)]);
+  });
+
+  it("accepts 1 and 0 for a boolean and treats an empty variable as unset", () => {
+    expect(loadConfig({ BROKER_WEBHOOK_ALLOW_PRIVATE: "0", BROKER_WEBHOOK_WORKER: "0" })).toMatchObject({ webhookAllowPrivate: false, webhookWorker: false });
+    expect(loadConfig({ ...PRODUCTION, BROKER_WEBHOOK_ALLOW_PRIVATE: "1" }).webhookAllowPrivate).toBe(true);
+    expect(loadConfig({ PORT: "", BROKER_ENV: "", BROKER_LOG_LEVEL: "", BROKER_METERING_MODE: "" })).toMatchObject({ port: 8080, environment: "development", logLevel: "info", meteringMode: "test" });
+  });
+
+  it("reads provider overrides by name and ignores unrelated variables", () => {
+    const config = loadConfig({ BROKER_PROVIDER_SCM_CLIENT_ID: "client", BROKER_PROVIDER_SCM_API_BASE_URL: "https://scm.example.test", HOME: "/root" });
+    expect(config.providers).toEqual({ scm: { clientId: "client", apiBaseUrl: "https://scm.example.test" } });
+  });
+
   it("derives the public URL from PORT and strips a trailing slash", () => {
     expect(loadConfig({ PORT: "9001" }).publicUrl).toBe("http://127.0.0.1:9001");
     expect(loadConfig({ BROKER_PUBLIC_URL: "https://broker.example.com/" }).publicUrl).toBe("https://broker.example.com");

@@ -65,6 +65,22 @@ describeEachDatabase("error envelope", (kind) => {
     expect(fieldsOf(result).map((f) => f.field)).toEqual(["/padding"]);
   });
 
+  it("refuses a body nested deeper than 64 levels with 400 invalid_request, on every route, never a 500", async () => {
+    const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+    const execute = await call(broker, "POST", "/v1/tools/execute", {
+      token: tenant.testKey,
+      rawBody: `{"tool_name":"scm.get_authenticated_user","agent_app_id":"${tenant.agentAppId}","arguments":${nested(20_000)}}`,
+      headers: { "content-type": "application/json" },
+    });
+    expectError(execute, 400, "invalid_request");
+    expect(fieldsOf(execute)).toEqual([{ location: "body", field: "/", message: "nests deeper than 64 levels" }]);
+    expectError(await mint({ rawBody: `${"[".repeat(50_000)}${"]".repeat(50_000)}`, headers: { "content-type": "application/json" } }), 400, "invalid_request");
+    // 64 levels are still read, and then judged by the route's schema.
+    const deepest = await mint({ rawBody: `{"env":"test","x":${nested(63)}}`, headers: { "content-type": "application/json" } });
+    expectError(deepest, 400, "invalid_request");
+    expect(fieldsOf(deepest).map((f) => f.field)).toContain("/x");
+  });
+
   it("answers a text/plain or form body with 415 unsupported_media_type", async () => {
     const json = JSON.stringify({ agent_app_id: tenant.agentAppId, env: "test" });
     expectError(await mint({ rawBody: json, headers: { "content-type": "text/plain" } }), 415, "unsupported_media_type");

@@ -13,7 +13,7 @@ import { asOperator, call } from "./support/http.js";
 import { startOidcIssuer, type OidcIssuer } from "./support/oidc-issuer.js";
 
 /** Routes under /v1 that take no credential by design (SPEC §4: the OAuth callback). */
-const PUBLIC_V1_OPERATIONS = new Set(["GET /v1/connections/oauth/callback"]);
+const PUBLIC_V1_OPERATIONS = new Set(["GET /v1/connections/oauth/callback", "GET /v1/console/config", "POST /v1/console/dev-session"]);
 const METHODS = ["get", "put", "post", "delete", "patch"] as const;
 
 type Operation = { security?: Record<string, string[]>[]; responses: Record<string, { content?: Record<string, { schema: unknown }> }>; requestBody?: unknown };
@@ -101,6 +101,8 @@ describeEachDatabase("OpenAPI description outside production", (kind) => {
     for (const { name, operation } of operations(document)) {
       for (const [status, response] of Object.entries(operation.responses)) {
         if (Number(status) < 400) continue;
+        // /health's 503 is its status document (database unreachable), not an error of the request.
+        if (name === "GET /health" && status === "503") continue;
         expect(JSON.stringify(response.content?.["application/json"]?.schema), `${name} ${status}`).toContain("ErrorEnvelope");
       }
     }
@@ -152,9 +154,23 @@ describeEachDatabase("OpenAPI description in production", (kind) => {
     expect(broker.runtime.developmentIssuer).toBeUndefined();
   });
 
+  it("warns at start when production runs on SQLite, and only then", () => {
+    const warned = broker.logs.some((line) => line.includes("production is running on SQLite"));
+    expect(warned).toBe(broker.runtime.store.kind === "sqlite");
+  });
+
   it("answers GET /openapi.json with 404 not_found", async () => {
     expectError(await call(broker, "GET", "/openapi.json"), 404, "not_found");
-    expect((await call(broker, "GET", "/health")).body).toMatchObject({ environment: "production", public_openapi: false });
+  });
+
+  it("tells anonymous /health callers only whether it is up; operators read the details at /v1/ops/health", async () => {
+    const health = await call(broker, "GET", "/health");
+    expect(health.status).toBe(200);
+    expect(health.body).toEqual({ status: "ok", service: expect.any(String), version: expect.any(String), database: { status: "ok" } });
+    expectError(await call(broker, "GET", "/v1/ops/health"), 401, "unauthorized");
+    const detailed = await call(broker, "GET", "/v1/ops/health", operator);
+    expect(detailed.body).toMatchObject({ environment: "production", public_openapi: false, database: { kind: broker.runtime.store.kind, status: "ok" }, vault: { status: "ok" } });
+    expect(detailed.body.providers.length).toBeGreaterThan(0);
   });
 
   it("still serves GET /v1/ops/openapi.json to an operator of the configured issuer", async () => {

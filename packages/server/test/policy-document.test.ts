@@ -120,10 +120,32 @@ describeEachDatabase("policy document", (kind) => {
       ["two operators in one condition", [{ id: "two", effect: "deny", conditions: [{ pointer: "/repo", prefix: "a", regex: "^a" }] }], "/rules/0/conditions/0"],
       ["a condition without an operator", [{ id: "none", effect: "deny", conditions: [{ pointer: "/repo" }] }], "/rules/0/conditions/0"],
       ["a pointer that is not a JSON pointer", [{ id: "p", effect: "deny", conditions: [{ pointer: "repo", equals: "x" }] }], "/rules/0/conditions/0/pointer"],
+      ["a lookahead, which RE2 does not support", [DENY_DELETES, { id: "la", effect: "deny", conditions: [{ pointer: "/repo", regex: "^(?!public-)" }] }], "/rules/1/conditions/0/regex"],
+      ["a backreference, which RE2 does not support", [{ id: "br", effect: "deny", conditions: [{ pointer: "/repo", regex: "^(a+)\\1$" }] }], "/rules/0/conditions/0/regex"],
     ])("refuses %s with 422 naming the path, and keeps the version", async (_name, rules, field) => {
       const before = (await getPolicy(tenant)).body;
       expectFault(await put(tenant, { rules }), field);
       expect((await getPolicy(tenant)).body).toEqual(before);
+    });
+
+    it("accepts nested quantifiers, which RE2 matches in linear time: a 10,000-character adversarial value is decided at once and /health stays responsive", async () => {
+      const fresh = await createTenant(broker, "Nested quantifiers");
+      const patterns = ["^((a)+)+$", "^(a|a)+$", "^(a|aa)+$", "^(?:a|a)*$", "^((a+))+$"];
+      await putPolicy(broker, fresh, patterns.map((regex, i) => ({ id: `nested-${i}`, effect: "deny", tools: ["scm.create_issue"], conditions: [{ pointer: "/body", regex }] })));
+      const adversarial = `${"a".repeat(9_999)}!`;
+      const started = performance.now();
+      const [decisions, health] = await Promise.all([
+        Promise.all(patterns.map(() => simulate(fresh, { tool_name: "scm.create_issue", arguments: { owner: "acme", repo: "site", title: "t", body: adversarial } }))),
+        call(broker, "GET", "/health").then((result) => ({ result, at: performance.now() - started })),
+      ]);
+      const elapsed = performance.now() - started;
+      for (const decision of decisions) expect(decision.body).toMatchObject({ decision: "allow", reason: "default_low_risk" });
+      expect(health.result.status).toBe(200);
+      // Backtracking would take longer than the age of the universe here; RE2 takes milliseconds.
+      expect(health.at).toBeLessThan(2_000);
+      expect(elapsed).toBeLessThan(2_000);
+      const matching = await simulate(fresh, { tool_name: "scm.create_issue", arguments: { owner: "acme", repo: "site", title: "t", body: "a".repeat(10_000) } });
+      expect(matching.body).toMatchObject({ decision: "deny", rule_id: "nested-0" });
     });
 
     it("refuses an unknown top-level field with 422 naming it", async () => {

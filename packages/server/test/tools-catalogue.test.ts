@@ -100,6 +100,19 @@ describeEachDatabase("GET /v1/tools", (kind) => {
     expect(result.body.data).toEqual([]);
   });
 
+  it("searches names and descriptions with ?q=, every word ignoring case", async () => {
+    const names = async (query: string) => ((await list(`?q=${encodeURIComponent(query)}`)).body.data as ToolEntry[]).map((tool) => tool.name).sort();
+    const all = (await list()).body.data as (ToolEntry & { description: string })[];
+    const mentioning = all.filter((tool) => `${tool.name} ${tool.description}`.toLowerCase().includes("issue")).map((tool) => tool.name);
+    expect(mentioning.length).toBeGreaterThan(2);
+    expect(await names("ISSUE")).toEqual(mentioning.sort());
+    expect(await names("create issue")).toEqual(expect.arrayContaining(["scm.create_issue", "tracker.create_issue"]));
+    expect(await names("create issue")).not.toContain("scm.list_issues");
+    expect(await names("delete repository")).toEqual(["scm.delete_repository"]);
+    expect(await names("no-such-words-anywhere")).toEqual([]);
+    expect((await list("?q=issue&provider=tracker")).body.data.map((tool: ToolEntry) => tool.name).sort()).toEqual(["tracker.create_issue", "tracker.list_issues"]);
+  });
+
   it("refuses unknown query parameters with 400", async () => {
     expectError(await list("?vendor=scm"), 400, "invalid_request");
   });

@@ -72,7 +72,7 @@ describeEachDatabase("GET /v1/usage", (kind) => {
     const before = await usage();
     expectError(await run({ tool_name: "scm.nope", connected_account_id: scm }), 404, "not_found");
     expectError(await run({ tool_name: "scm.get_repository", arguments: {}, connected_account_id: scm }), 422, "invalid_tool_args");
-    expectError(await run({ tool_name: "scm.get_authenticated_user" }), 422, "credential_required");
+    expectError(await run({ tool_name: "tracker.list_issues" }), 422, "credential_required");
     expectError(await run({ tool_name: "scm.get_authenticated_user", connected_account_id: chat }), 422, "credential_mismatch");
     expectError(await run({ tool_name: "scm.delete_repository", arguments: { owner: "octocat", repo: "spoon-knife" }, connected_account_id: scm }), 409, "approval_required");
     await call(world.broker, "PUT", "/v1/policy", { ...asOperator(world.tenant), body: { env: "test", rules: [{ id: "no-scm", effect: "deny", tools: ["scm.*"] }] } });

@@ -11,6 +11,7 @@ import { connectionRow, executeTool, startConnectionsWorld, type ConnectionsWorl
 import { describeEachDatabase } from "./support/databases.js";
 import { expectError } from "./support/expect.js";
 import { asOperator, call } from "./support/http.js";
+import type { Sealed } from "../src/vault/sealed.js";
 
 describeEachDatabase("ciphertext binding", (kind) => {
   let world: ConnectionsWorld;
@@ -22,7 +23,7 @@ describeEachDatabase("ciphertext binding", (kind) => {
 
   const db = () => world.broker.services.store.db;
   /** Writes the row behind the broker's back, as another instance would, and drops its cached copy. */
-  const setCredential = async (id: string, sealed: string | null) => {
+  const setCredential = async (id: string, sealed: Sealed | null) => {
     await db().updateTable("connections").set({ credential_sealed: sealed }).where("id", "=", id).execute();
     world.broker.services.connectionCache.invalidate(id);
   };

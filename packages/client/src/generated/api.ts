@@ -24,7 +24,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            /** @description SPEC §2.3 */
+            /** @description With `end_user_id`, the token acts for that one end user: it may use that end user's connections and the tenant's shared ones, nothing else. */
             requestBody: {
                 content: {
                     "application/json": {
@@ -33,6 +33,8 @@ export interface paths {
                          * @description A UUID
                          */
                         agent_app_id: string;
+                        /** @description Your own id for one of your users (1–255 characters, no control characters); the broker treats it as opaque */
+                        end_user_id?: string;
                         /** @enum {string} */
                         env: "test" | "live";
                     };
@@ -135,6 +137,139 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/connect-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Let one of your end users connect their own accounts through a hosted page
+         * @description Returns `connect_url`, valid 30 minutes. Connections made there belong to `end_user_id`: only broker tokens acting for that end user can use them. The env is the control key's (operators name it; default test). The session may connect each provider several times. 422 invalid_request names the field; 422 provider_not_configured for a provider that cannot be connected; 403 environment_mismatch when a control key names another env.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Your own id for one of your users (1–255 characters, no control characters); the broker treats it as opaque */
+                        end_user_id: string;
+                        /** @enum {string} */
+                        env?: "test" | "live";
+                        /** @description A name to tell accounts apart: 1–100 characters, no control characters */
+                        label?: string;
+                        /** @description Providers the page offers; default: every provider that can be connected */
+                        providers?: string[];
+                        /** @description Where the browser goes after each connect, with `?connected_account_id=…&provider=…` (or `secret_item_id`). https, or http on loopback */
+                        redirect_url?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description `{BROKER_PUBLIC_URL}/connect/{token}`: give it to the end user; it is the session's only credential */
+                            connect_url: string;
+                            end_user_id: string;
+                            /** @enum {string} */
+                            env: "test" | "live";
+                            /** Format: date-time */
+                            expires_at: string;
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            id: string;
+                            label: string | null;
+                            providers: string[];
+                            redirect_url: string | null;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description forbidden, environment_mismatch or policy_denied */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unsupported_media_type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description the request is well-formed but cannot be processed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description vault_unavailable or service_unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tools": {
         parameters: {
             query?: never;
@@ -142,11 +277,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The tool catalogue: names, argument schemas and risk, ready for an LLM */
+        /**
+         * The tool catalogue: names, argument schemas and risk, ready for an LLM
+         * @description `q` keeps the tools whose name or description contains every word of it (case-insensitive), for agents that pick from a large catalogue.
+         */
         get: {
             parameters: {
                 query?: {
                     provider?: string;
+                    /** @description Words to search names and descriptions for, e.g. `create issue` */
+                    q?: string;
                 };
                 header?: never;
                 path?: never;
@@ -217,7 +357,7 @@ export interface paths {
         put?: never;
         /**
          * Execute a tool
-         * @description 404 not_found: unknown tool, or a handle not in this tenant. 422: invalid_request (body), invalid_tool_args (arguments vs the tool's schema), credential_required, credential_mismatch (other provider or env), connection_unusable (revoked/expired: reconnect). 403 policy_denied. 409 approval_required (details: approval_id, invocation_id, expires_at), approval_* on re-execute, idempotency_key_reused, request_in_progress. 502 upstream_error (details.upstream_status). 503 vault_unavailable. A replayed idempotent response carries `Idempotent-Replayed: true`.
+         * @description 404 not_found: unknown tool, or a handle not in this tenant. 422: invalid_request (body), invalid_tool_args (arguments vs the tool's schema), credential_required, credential_mismatch (other provider or env), connection_unusable (revoked/expired: reconnect). 403 policy_denied. 409 approval_required (details: approval_id, invocation_id, expires_at), approval_* on re-execute, idempotency_key_reused, request_in_progress, outcome_unknown (the broker stopped while sending this write under the key; never re-sent). 502 upstream_error (details.upstream_status; details.reason unexpected_response for a 2xx body the tool does not understand). 503 vault_unavailable. A replayed idempotent response carries `Idempotent-Replayed: true`. An approval_id on a call that needs no approval is ignored and not recorded.
          */
         post: {
             parameters: {
@@ -226,7 +366,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            /** @description SPEC §2.1. `agent_app_id` is required with a control key. */
+            /** @description `agent_app_id` is required with a control key. `end_user_id` makes a control key act for that end user (a broker JWT carries it as a claim; if both name one, they must agree). */
             requestBody: {
                 content: {
                     "application/json": {
@@ -241,6 +381,8 @@ export interface paths {
                             [key: string]: unknown;
                         };
                         connected_account_id?: string | null;
+                        /** @description Your own id for one of your users (1–255 characters, no control characters); the broker treats it as opaque */
+                        end_user_id?: string;
                         idempotency_key?: string | null;
                         secret_item_id?: string | null;
                         /** @description `<provider>.<operation>`, e.g. scm.get_authenticated_user */
@@ -410,6 +552,7 @@ export interface paths {
                             connected_account_id: string | null;
                             /** Format: date-time */
                             created_at: string;
+                            end_user_id: string | null;
                             /** @enum {string} */
                             env: "test" | "live";
                             error?: {
@@ -424,8 +567,11 @@ export interface paths {
                             latency_ms: number | null;
                             result?: unknown;
                             secret_item_id: string | null;
-                            /** @enum {string} */
-                            status: "succeeded" | "failed" | "rejected" | "denied" | "awaiting_approval" | "running";
+                            /**
+                             * @description sending: the request is on its way (or the broker stopped while sending: see unknown). unknown: the broker stopped while sending; whether the provider acted is unknown.
+                             * @enum {string}
+                             */
+                            status: "succeeded" | "failed" | "rejected" | "denied" | "awaiting_approval" | "sending" | "unknown";
                             tool_name: string;
                             upstream_status: number | null;
                         };
@@ -500,7 +646,15 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            /** @description Usually no body. A control key acting for an end user names it, as on execute; a call is only visible to its own end user. Any other field is refused. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Your own id for one of your users (1–255 characters, no control characters); the broker treats it as opaque */
+                        end_user_id?: string;
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -557,6 +711,24 @@ export interface paths {
                 };
                 /** @description a conflict with the resource's current state */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unsupported_media_type: send application/json */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -1,17 +1,20 @@
-import type { Executor } from "../store/database.js";
+import type { Executor, Store } from "../store/database.js";
 import type { AgentAppsTable } from "../store/schema.js";
 
-export function createAgentAppQueries() {
+/** Every query on `agent_apps`, bound to the store; a transaction may be passed last. */
+export function createAgentAppQueries({ db: storeDb }: Pick<Store, "db">) {
   return {
-    insert: (db: Executor, row: AgentAppsTable) => db.insertInto("agent_apps").values(row).execute(),
+    insert: (row: AgentAppsTable, db: Executor = storeDb) => db.insertInto("agent_apps").values(row).execute(),
 
-    list: (db: Executor, tenantId: string) =>
+    list: (tenantId: string, db: Executor = storeDb) =>
       db.selectFrom("agent_apps").selectAll().where("tenant_id", "=", tenantId).orderBy("created_at").orderBy("id").execute(),
 
-    find: (db: Executor, tenantId: string, id: string) =>
+    find: (tenantId: string, id: string, db: Executor = storeDb) =>
       db.selectFrom("agent_apps").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst(),
 
-    markDisabled: (db: Executor, id: string, at: string) =>
+    markDisabled: (id: string, at: string, db: Executor = storeDb) =>
       db.updateTable("agent_apps").set({ status: "disabled", disabled_at: at }).where("id", "=", id).execute(),
   };
 }
+
+export type AgentAppQueries = ReturnType<typeof createAgentAppQueries>;

@@ -5,7 +5,7 @@ import { notFound } from "../errors.js";
 import type { AgentAppId } from "../ids.js";
 import type { Store } from "../store/database.js";
 import type { AgentAppsTable } from "../store/schema.js";
-import { createAgentAppQueries } from "./agent-app-queries.js";
+import type { AgentAppQueries } from "./agent-app-queries.js";
 import { createTtlCache } from "../ttl-cache.js";
 
 export type AgentApp = { id: AgentAppId; name: string; status: AgentAppsTable["status"]; created_at: string; disabled_at: string | null };
@@ -24,11 +24,9 @@ const toAgentApp = (row: AgentAppsTable): AgentApp => ({
  */
 const CACHE_TTL_MS = 2_000;
 
-type AgentAppServiceDeps = { store: Pick<Store, "db">; clock: Clock; audit: Pick<AuditLog, "appendIn"> };
+type AgentAppServiceDeps = { store: Pick<Store, "db">; queries: AgentAppQueries; clock: Clock; audit: Pick<AuditLog, "appendIn"> };
 
-export function createAgentAppService({ store, clock, audit }: AgentAppServiceDeps) {
-  const { db } = store;
-  const queries = createAgentAppQueries();
+export function createAgentAppService({ store, queries, clock, audit }: AgentAppServiceDeps) {
   const recent = createTtlCache<AgentApp>({ clock, ttlMs: CACHE_TTL_MS });
 
   return {
@@ -41,15 +39,15 @@ export function createAgentAppService({ store, clock, audit }: AgentAppServiceDe
         created_at: clock.now().toISOString(),
         disabled_at: null,
       };
-      await db.transaction().execute(async (trx) => {
-        await queries.insert(trx, row);
+      await store.db.transaction().execute(async (trx) => {
+        await queries.insert(row, trx);
         await audit.appendIn(trx, { tenantId, actor, action: "agent_app.created", target: { type: "agent_app", id: row.id }, data: { name } });
       });
       return toAgentApp(row);
     },
 
     async list(tenantId: string): Promise<AgentApp[]> {
-      const rows = await queries.list(db, tenantId);
+      const rows = await queries.list(tenantId);
       return rows.map(toAgentApp);
     },
 
@@ -58,7 +56,7 @@ export function createAgentAppService({ store, clock, audit }: AgentAppServiceDe
       const key = `${tenantId}:${id}`;
       const hit = recent.get(key);
       if (hit) return hit;
-      const row = await queries.find(db, tenantId, id);
+      const row = await queries.find(tenantId, id);
       if (!row) throw notFound("agent app");
       const app = toAgentApp(row);
       recent.set(key, app);
@@ -69,8 +67,8 @@ export function createAgentAppService({ store, clock, audit }: AgentAppServiceDe
       const app = await this.get(tenantId, id);
       if (app.status === "disabled") return app;
       const disabledAt = clock.now().toISOString();
-      await db.transaction().execute(async (trx) => {
-        await queries.markDisabled(trx, id, disabledAt);
+      await store.db.transaction().execute(async (trx) => {
+        await queries.markDisabled(id, disabledAt, trx);
         recent.delete(`${tenantId}:${id}`);
         await audit.appendIn(trx, { tenantId, actor, action: "agent_app.disabled", target: { type: "agent_app", id } });
       });

@@ -12,8 +12,10 @@ const Approval = Type.Object(
     status: StringEnum(["pending", "approved", "denied", "expired", "consumed"] as const),
     invocation_id: Uuid,
     tool_name: Type.String(),
+    risk: Type.Union([StringEnum(["low", "high"] as const), Type.Null()], { description: "The tool's risk; null for a tool no longer in the catalogue" }),
     provider: Type.String(),
     agent_app_id: Uuid,
+    end_user_id: Type.Union([Type.String(), Type.Null()], { description: "The end user the call acts for, if any" }),
     env: EnvSchema,
     connected_account_id: Type.Union([Uuid, Type.Null()]),
     secret_item_id: Type.Union([Uuid, Type.Null()]),
@@ -30,8 +32,16 @@ const Approval = Type.Object(
   { $id: "Approval" },
 );
 
-export function registerApprovalRoutes(app: App, deps: { approvals: ApprovalService; clock: Clock }) {
+type ApprovalRouteDeps = {
+  approvals: ApprovalService;
+  clock: Clock;
+  /** The catalogue's risk of a tool, passed in: approvals know nothing of tools. */
+  riskOf: (toolName: string) => "low" | "high" | null;
+};
+
+export function registerApprovalRoutes(app: App, deps: ApprovalRouteDeps) {
   const tags = ["approvals"];
+  const show = (approval: Parameters<typeof present>[0]) => ({ ...present(approval, deps.clock.now()), risk: deps.riskOf(approval.toolName) });
   app.get(
     "/v1/approvals",
     {
@@ -46,9 +56,9 @@ export function registerApprovalRoutes(app: App, deps: { approvals: ApprovalServ
     async (request) => {
       const limit = request.query.limit ?? 50;
       const after = request.query.cursor ? decodeCursor<{ created_at: string; id: string }>(request.query.cursor, ["created_at", "id"]) : undefined;
-      const { rows, more } = await deps.approvals.listPending(request.credential.tenantId, { limit, ...(after ? { after } : {}) });
-      const last = rows[rows.length - 1];
-      return { data: rows.map((row) => present(row, deps.clock.now())), next_cursor: more && last ? encodeCursor({ created_at: last.created_at, id: last.id }) : null };
+      const { approvals, more } = await deps.approvals.listPending(request.credential.tenantId, { limit, ...(after ? { after: { requestedAt: after.created_at, id: after.id } } : {}) });
+      const last = approvals[approvals.length - 1];
+      return { data: approvals.map(show), next_cursor: more && last ? encodeCursor({ created_at: last.requestedAt, id: last.id }) : null };
     },
   );
 
@@ -58,7 +68,7 @@ export function registerApprovalRoutes(app: App, deps: { approvals: ApprovalServ
       config: { credentials: ["operator"] },
       schema: { tags, summary: "One approval, in any state", params: IdParams, response: { 200: Approval, ...errorResponses(400, 401, 404) } },
     },
-    async (request) => present(await deps.approvals.get(request.credential.tenantId, request.params.id), deps.clock.now()),
+    async (request) => show(await deps.approvals.get(request.credential.tenantId, request.params.id)),
   );
 
   app.post(
@@ -75,8 +85,8 @@ export function registerApprovalRoutes(app: App, deps: { approvals: ApprovalServ
       },
     },
     async (request) => {
-      const row = await deps.approvals.decide(request.credential.tenantId, request.params.id, request.body, actorOf(request.credential));
-      return present(row, deps.clock.now());
+      const approval = await deps.approvals.decide(request.credential.tenantId, request.params.id, request.body, actorOf(request.credential));
+      return show(approval);
     },
   );
 }

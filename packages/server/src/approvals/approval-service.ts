@@ -1,21 +1,23 @@
 /**
  * Human approvals for risky calls. An approval authorises exactly one call: the same tenant, env,
- * agent app, tool, credential handle and arguments (by canonical fingerprint), once.
+ * agent app, end user, tool, credential handle and arguments (by canonical fingerprint), once.
+ * The rules are in approval-rules.ts; this service stores, decides and consumes.
  */
 import type { AuditActor, AuditLog } from "../audit/audit-log.js";
 import type { Clock } from "../clock.js";
 import { BrokerError, notFound } from "../errors.js";
 import type { EventOutbox } from "../events/event-outbox.js";
-import type { Env } from "../ids.js";
+import type { TestOrLive } from "../ids.js";
 import type { Store, Tx } from "../store/database.js";
-import type { ApprovalsTable } from "../store/schema.js";
-import { createApprovalQueries } from "./approval-queries.js";
+import { retryingTransaction } from "../store/retrying-transaction.js";
+import type { ApprovalQueries } from "./approval-queries.js";
+import type { Approval, PendingCursor } from "./approval.js";
+import { assertUsable, mismatchOf, visibleStatus, type ExactCall } from "./approval-rules.js";
 
-export type ApprovalRow = ApprovalsTable;
 export type PendingCall = {
   approvalId: string;
   tenantId: string;
-  env: Env;
+  env: TestOrLive;
   agentAppId: string;
   invocationId: string;
   toolName: string;
@@ -25,121 +27,166 @@ export type PendingCall = {
   argumentsFingerprint: string;
   argumentsRedacted: unknown;
   ruleId: string | null;
+  endUserId: string | null;
 };
 
-type ApprovalDeps = { store: Pick<Store, "db">; audit: Pick<AuditLog, "appendIn">; events: Pick<EventOutbox, "emitIn">; clock: Clock; ttlSeconds: number };
+type ApprovalDeps = { store: Pick<Store, "db">; queries: ApprovalQueries; audit: Pick<AuditLog, "appendIn">; events: Pick<EventOutbox, "emitIn">; clock: Clock; ttlSeconds: number };
 
-export function present(row: ApprovalRow, now: Date) {
-  const expired = row.status === "expired" || ((row.status === "pending" || row.status === "approved") && row.expires_at <= now.toISOString());
+export function present(approval: Approval, now: Date) {
+  const { decidedAt } = approval;
   return {
-    approval_id: row.id,
-    status: expired ? ("expired" as const) : row.status,
-    invocation_id: row.invocation_id,
-    tool_name: row.tool_name,
-    provider: row.provider,
-    agent_app_id: row.agent_app_id,
-    env: row.env,
-    connected_account_id: row.connection_id,
-    secret_item_id: row.secret_item_id,
-    arguments: JSON.parse(row.arguments_redacted) as Record<string, unknown>,
-    rule_id: row.rule_id,
-    requested_at: row.created_at,
-    expires_at: row.expires_at,
-    decision: row.decided_at ? { decision: row.status === "denied" ? ("deny" as const) : ("approve" as const), decided_by: row.decided_by, decided_at: row.decided_at, reason: row.reason } : null,
-    consumed_at: row.consumed_at,
+    approval_id: approval.id,
+    status: visibleStatus(approval, now),
+    invocation_id: approval.invocationId,
+    tool_name: approval.toolName,
+    provider: approval.provider,
+    agent_app_id: approval.agentAppId,
+    end_user_id: approval.endUserId,
+    env: approval.env,
+    connected_account_id: approval.connectionId,
+    secret_item_id: approval.secretItemId,
+    arguments: approval.argumentsRedacted as Record<string, unknown>,
+    rule_id: approval.ruleId,
+    requested_at: approval.requestedAt,
+    expires_at: approval.expiresAt,
+    decision: decidedAt
+      ? { decision: approval.status === "denied" ? ("deny" as const) : ("approve" as const), decided_by: approval.decidedBy, decided_at: decidedAt, reason: approval.reason }
+      : null,
+    consumed_at: approval.consumedAt,
   };
 }
 
-export function createApprovalService({ store, audit, events, clock, ttlSeconds }: ApprovalDeps) {
-  const { db } = store;
-  const queries = createApprovalQueries();
-  const isExpired = (row: ApprovalRow) => row.expires_at <= clock.now().toISOString();
+/** Why a decision was refused, from the approval as it is now. */
+function undecidable(approval: Approval): BrokerError {
+  if (approval.status !== "pending" && approval.status !== "expired") {
+    return new BrokerError("approval_already_decided", `the approval was already ${approval.status}`, { status: approval.status });
+  }
+  return new BrokerError("approval_expired", "the approval expired before a decision", { expires_at: approval.expiresAt });
+}
+
+export function createApprovalService({ store, queries, audit, events, clock, ttlSeconds }: ApprovalDeps) {
+  /** Atomically turns an approved, unexpired approval into a used one; false if someone else used it first. */
+  async function consume(id: string): Promise<boolean> {
+    if (await queries.consume(id, clock.now().toISOString())) return true;
+    const approval = await queries.findById(id);
+    if (approval?.status === "approved") {
+      // It expired between the caller's check and this write.
+      throw new BrokerError("approval_expired", "the approval expired before it was used", { approval_id: id, invocation_id: approval.invocationId, expires_at: approval.expiresAt });
+    }
+    return false;
+  }
 
   return {
     /** Inside the caller's transaction, alongside the invocation that waits for it. */
-    async createIn(trx: Tx, call: PendingCall): Promise<ApprovalRow> {
+    async createIn(trx: Tx, call: PendingCall): Promise<Approval> {
       const now = clock.now();
-      const row: ApprovalRow = {
+      const approval: Approval = {
         id: call.approvalId,
-        tenant_id: call.tenantId,
+        tenantId: call.tenantId,
         env: call.env,
-        agent_app_id: call.agentAppId,
-        invocation_id: call.invocationId,
-        tool_name: call.toolName,
+        agentAppId: call.agentAppId,
+        invocationId: call.invocationId,
+        toolName: call.toolName,
         provider: call.provider,
-        connection_id: call.connectionId,
-        secret_item_id: call.secretItemId,
-        arguments_fingerprint: call.argumentsFingerprint,
-        arguments_redacted: JSON.stringify(call.argumentsRedacted),
+        connectionId: call.connectionId,
+        secretItemId: call.secretItemId,
+        argumentsFingerprint: call.argumentsFingerprint,
+        argumentsRedacted: call.argumentsRedacted,
         status: "pending",
-        rule_id: call.ruleId,
+        ruleId: call.ruleId,
         reason: null,
-        decided_by: null,
-        decided_at: null,
-        consumed_at: null,
-        created_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + ttlSeconds * 1000).toISOString(),
+        decidedBy: null,
+        decidedAt: null,
+        consumedAt: null,
+        requestedAt: now.toISOString(),
+        expiresAt: new Date(now.getTime() + ttlSeconds * 1000).toISOString(),
+        endUserId: call.endUserId,
       };
-      await queries.insert(trx, row);
+      await queries.insert(approval, trx);
       await events.emitIn(trx, {
         tenantId: call.tenantId,
         type: "approval.requested",
-        data: { approval_id: row.id, invocation_id: row.invocation_id, tool_name: row.tool_name, agent_app_id: row.agent_app_id, env: row.env, expires_at: row.expires_at },
+        data: {
+          approval_id: approval.id,
+          invocation_id: approval.invocationId,
+          tool_name: approval.toolName,
+          agent_app_id: approval.agentAppId,
+          end_user_id: approval.endUserId,
+          env: approval.env,
+          expires_at: approval.expiresAt,
+        },
       });
-      return row;
+      return approval;
     },
 
-    async listPending(tenantId: string, page: { limit: number; after?: { created_at: string; id: string } }) {
-      const rows = await queries.listPending(db, tenantId, { limit: page.limit + 1, after: page.after, now: clock.now().toISOString() });
-      return { rows: rows.slice(0, page.limit), more: rows.length > page.limit };
+    async listPending(tenantId: string, page: { limit: number; after?: PendingCursor }) {
+      const approvals = await queries.listPending(tenantId, { limit: page.limit + 1, after: page.after, now: clock.now().toISOString() });
+      return { approvals: approvals.slice(0, page.limit), more: approvals.length > page.limit };
     },
 
-    async get(tenantId: string, id: string): Promise<ApprovalRow> {
-      const row = await queries.find(db, tenantId, id);
-      if (!row) throw notFound("approval");
-      return row;
+    async get(tenantId: string, id: string): Promise<Approval> {
+      const approval = await queries.find(tenantId, id);
+      if (!approval) throw notFound("approval");
+      return approval;
     },
 
     /** The approval a waiting invocation asked for (an invocation asks for at most one). */
-    async findForInvocation(tenantId: string, invocationId: string): Promise<ApprovalRow | undefined> {
-      return queries.findForInvocation(db, tenantId, invocationId);
+    async findForInvocation(tenantId: string, invocationId: string): Promise<Approval | undefined> {
+      return queries.findForInvocation(tenantId, invocationId);
     },
 
     async decide(tenantId: string, id: string, input: { decision: "approve" | "deny"; reason?: string | undefined }, actor: AuditActor) {
-      const row = await this.get(tenantId, id);
-      if (row.status !== "pending") throw new BrokerError("approval_already_decided", `the approval was already ${row.status}`, { status: row.status });
-      if (isExpired(row)) throw new BrokerError("approval_expired", "the approval expired before a decision", { expires_at: row.expires_at });
       const at = clock.now().toISOString();
       const status = input.decision === "approve" ? "approved" : "denied";
-      await db.transaction().execute(async (trx) => {
-        const decided = await queries.decide(trx, id, { status, decided_by: actor.id, decided_at: at, reason: input.reason ?? null });
-        // Two operators deciding at once: the second loses cleanly.
-        if (!decided) throw new BrokerError("approval_already_decided", "the approval was decided concurrently");
+      return retryingTransaction(store.db, async (trx) => {
+        // Decide first, then explain a refusal from the approval as stored: a check before the write
+        // could be stale by the time it runs (another operator's decision, the expiry passing).
+        const decided = await queries.decide(tenantId, id, { status, decidedBy: actor.id, decidedAt: at, reason: input.reason ?? null }, trx);
+        const approval = await queries.find(tenantId, id, trx);
+        if (!approval) throw notFound("approval");
+        if (!decided) throw undecidable(approval);
         await audit.appendIn(trx, {
           tenantId,
           actor,
           action: "approval.decided",
           target: { type: "approval", id },
-          agentAppId: row.agent_app_id,
-          toolName: row.tool_name,
+          agentAppId: approval.agentAppId,
+          toolName: approval.toolName,
           outcome: input.decision === "approve" ? "success" : "denied",
-          data: { decision: input.decision, invocation_id: row.invocation_id, reason: input.reason ?? null },
+          data: { decision: input.decision, invocation_id: approval.invocationId, reason: input.reason ?? null },
         });
         await events.emitIn(trx, {
           tenantId,
           type: "approval.decided",
-          data: { approval_id: id, invocation_id: row.invocation_id, tool_name: row.tool_name, decision: input.decision, decided_by: actor.id, decided_at: at },
+          data: { approval_id: id, invocation_id: approval.invocationId, tool_name: approval.toolName, decision: input.decision, decided_by: actor.id, decided_at: at },
         });
+        return approval;
       });
-      return { ...row, status, decided_by: actor.id, decided_at: at, reason: input.reason ?? null } as ApprovalRow;
     },
 
-    /** Atomically turns an approved approval into a used one; false if someone else got there first. */
-    async consume(id: string): Promise<boolean> {
-      return queries.consume(db, id, clock.now().toISOString());
-    },
+    consume,
 
-    isExpired,
+    /** Returns only when the approval may be used now; otherwise the error the caller must hear. */
+    assertUsable: (approval: Approval) => assertUsable(approval, clock.now()),
+
+    /** The live approval already asked for exactly this call, if any (see the queries' findLiveForCall). */
+    findLiveForCall: (call: ExactCall) => queries.findLiveForCall(call, clock.now().toISOString()),
+
+    /**
+     * For a re-execute carrying `approval_id`: the approval must be of this tenant, authorise
+     * exactly this call, be approved and live; it is then consumed, once.
+     */
+    async consumeForCall(approvalId: string, call: ExactCall): Promise<Approval> {
+      const approval = await queries.find(call.tenantId, approvalId);
+      if (!approval) throw notFound("approval");
+      const mismatch = mismatchOf(approval, call);
+      if (mismatch) throw mismatch;
+      assertUsable(approval, clock.now());
+      if (!(await consume(approval.id))) {
+        throw new BrokerError("approval_already_used", "the approval was already used for one call", { approval_id: approval.id });
+      }
+      return approval;
+    },
   };
 }
 

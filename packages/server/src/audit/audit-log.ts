@@ -4,54 +4,41 @@
  */
 import { uuidv7 } from "../ids.js";
 import type { Clock } from "../clock.js";
-import type { Store, Tx } from "../store/database.js";
-import type { AuditEventsTable } from "../store/schema.js";
-import { GENESIS_HASH, hashAuditRow, verifyChain } from "./audit-chain.js";
+import type { Tx } from "../store/database.js";
+import { CHAIN_START, GENESIS_HASH, hashAuditRow, verifyChainPart, type ChainCursor, type ChainVerdict } from "./audit-chain.js";
 
-/** Rows per INSERT: well under SQLite's limit of bound parameters. */
-const INSERT_CHUNK = 100;
+/** Rows per page when verifying the chain. */
+const VERIFY_PAGE = 2_000;
+import type { AuditFilter, AuditQueries, AuditRow } from "./audit-queries.js";
 
-export type AuditActor = { type: "operator" | "control_key" | "agent_app" | "system" | "cli"; id: string };
+export type { AuditFilter } from "./audit-queries.js";
+
+export type AuditActor = { type: "operator" | "control_key" | "agent_app" | "end_user" | "system" | "cli"; id: string };
 
 export type AuditEntry = {
   tenantId: string;
   actor: AuditActor;
   action: string;
   target?: { type: string; id: string };
-  outcome?: "success" | "failure" | "denied";
+  outcome?: "success" | "failure" | "denied" | "unknown";
   agentAppId?: string;
   toolName?: string;
+  /** The customer's end user the action was for (an agent acting for one person). */
+  endUserId?: string | null;
   data?: Record<string, unknown>;
 };
 
-export type AuditFilter = {
-  since?: string;
-  until?: string;
-  agent_app_id?: string;
-  tool?: string;
-  action?: string;
-  outcome?: string;
-  beforeSeq?: number | undefined;
-  limit: number;
-};
+type AuditLogDeps = { queries: AuditQueries; clock: Clock };
 
-type AuditLogDeps = { store: Pick<Store, "db" | "lock">; clock: Clock };
-
-export function createAuditLog({ store, clock }: AuditLogDeps) {
+export function createAuditLog({ queries, clock }: AuditLogDeps) {
   /** Chains a tenant's entries after its current last row, in order; one lookup per tenant. */
   async function appendTenantIn(trx: Tx, tenantId: string, entries: AuditEntry[]): Promise<string[]> {
-    await store.lock(trx, `audit:${tenantId}`);
-    const last = await trx
-      .selectFrom("audit_events")
-      .select(["seq", "hash"])
-      .where("tenant_id", "=", tenantId)
-      .orderBy("seq", "desc")
-      .limit(1)
-      .executeTakeFirst();
+    await queries.lockChain(trx, tenantId);
+    const last = await queries.lastLink(trx, tenantId);
     let seq = last?.seq ?? 0;
     let previous = last?.hash ?? GENESIS_HASH;
     const occurredAt = clock.now().toISOString();
-    const rows: AuditEventsTable[] = entries.map((entry) => {
+    const rows: AuditRow[] = entries.map((entry) => {
       seq += 1;
       const row = {
         tenant_id: tenantId,
@@ -67,13 +54,12 @@ export function createAuditLog({ store, clock }: AuditLogDeps) {
         tool_name: entry.toolName ?? null,
         data: JSON.stringify(entry.data ?? {}),
         prev_hash: previous,
+        end_user_id: entry.endUserId ?? null,
       };
       previous = hashAuditRow(row);
       return { ...row, id: uuidv7(), hash: previous };
     });
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await trx.insertInto("audit_events").values(rows.slice(i, i + INSERT_CHUNK)).execute();
-    }
+    await queries.insertMany(trx, rows);
     return rows.map((row) => row.id);
   }
 
@@ -93,27 +79,22 @@ export function createAuditLog({ store, clock }: AuditLogDeps) {
     /** Appends inside the caller's transaction, so the event exists exactly when the change does. */
     appendIn,
     appendManyIn,
-    append: (entry: AuditEntry) => store.db.transaction().execute((trx) => appendIn(trx, entry)),
-    async list(tenantId: string, filter: AuditFilter) {
-      let query = store.db.selectFrom("audit_events").selectAll().where("tenant_id", "=", tenantId);
-      if (filter.since) query = query.where("occurred_at", ">=", new Date(filter.since).toISOString());
-      if (filter.until) query = query.where("occurred_at", "<", new Date(filter.until).toISOString());
-      if (filter.agent_app_id) query = query.where("agent_app_id", "=", filter.agent_app_id);
-      if (filter.tool) query = query.where("tool_name", "=", filter.tool);
-      if (filter.action) query = query.where("action", "=", filter.action);
-      if (filter.outcome) query = query.where("outcome", "=", filter.outcome);
-      if (filter.beforeSeq !== undefined) query = query.where("seq", "<", filter.beforeSeq);
-      return query.orderBy("seq", "desc").limit(filter.limit).execute();
-    },
-
-    async verify(tenantId: string) {
-      const rows = await store.db
-        .selectFrom("audit_events")
-        .selectAll()
-        .where("tenant_id", "=", tenantId)
-        .orderBy("seq", "asc")
-        .execute();
-      return verifyChain(rows);
+    append: (entry: AuditEntry) => queries.transaction((trx) => appendIn(trx, entry)),
+    list: (tenantId: string, filter: AuditFilter) => queries.list(tenantId, filter),
+    /**
+     * Walks the chain a page at a time, yielding to other requests between pages, so a long log
+     * costs bounded memory and never holds the event loop for long.
+     */
+    async verify(tenantId: string): Promise<ChainVerdict> {
+      let cursor: ChainCursor = CHAIN_START;
+      for (;;) {
+        const page = await queries.chainPage(tenantId, cursor.expectedSeq, VERIFY_PAGE);
+        const result = verifyChainPart(page, cursor);
+        if ("reason" in result) return { ok: false, events: await queries.count(tenantId), ...result };
+        cursor = result;
+        if (page.length < VERIFY_PAGE) return { ok: true, events: cursor.expectedSeq - 1 };
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     },
   };
 }

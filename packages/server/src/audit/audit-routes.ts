@@ -16,6 +16,7 @@ const AuditEvent = Type.Object(
     outcome: Type.String(),
     agent_app_id: Type.Union([Type.String(), Type.Null()]),
     tool_name: Type.Union([Type.String(), Type.Null()]),
+    end_user_id: Type.Union([Type.String(), Type.Null()], { description: "The customer's end user the action was for, if any" }),
     data: Type.Object({}, { additionalProperties: true }),
     hash: Type.String({ description: "sha256 over this row and prev_hash" }),
     prev_hash: Type.String(),
@@ -31,14 +32,43 @@ const AuditQuery = Type.Object(
     tool: Type.Optional(Type.String({ maxLength: 200 })),
     action: Type.Optional(Type.String({ maxLength: 200 })),
     outcome: Type.Optional(Type.String({ maxLength: 50 })),
+    end_user_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: "Only events for this end user" })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
     cursor: Type.Optional(Type.String({ maxLength: 512 })),
   },
   { additionalProperties: false },
 );
-type AuditQuery = { since?: string; until?: string; agent_app_id?: string; tool?: string; action?: string; outcome?: string; limit?: number; cursor?: string };
+type AuditQuery = { since?: string; until?: string; agent_app_id?: string; tool?: string; action?: string; outcome?: string; end_user_id?: string; limit?: number; cursor?: string };
 
-export function registerAuditRoutes(app: FastifyInstance, deps: { audit: Pick<AuditLog, "list"> }) {
+/** `audit_events.seq` is an `integer` column. */
+const MAX_SEQ = 2 ** 31 - 1;
+
+export function registerAuditRoutes(app: FastifyInstance, deps: { audit: Pick<AuditLog, "list" | "verify"> }) {
+  app.get(
+    "/v1/audit/verify",
+    {
+      config: { credentials: ["operator"], role: "admin" },
+      schema: {
+        tags: ["audit"],
+        summary: "Checks the tenant's audit hash chain (as `toolbroker audit verify` does); admins",
+        description: "Reads the whole chain a page at a time; on a long log it takes a while, so it is for admins.",
+        response: {
+          200: Type.Object({
+            intact: Type.Boolean(),
+            events: Type.Integer(),
+            broken_at_seq: Type.Union([Type.Integer(), Type.Null()], { description: "The first row whose link does not hold" }),
+            reason: Type.Union([Type.String(), Type.Null()]),
+          }),
+          ...errorResponses(401, 403, 503),
+        },
+      },
+    },
+    async (request) => {
+      const verdict = await deps.audit.verify(request.credential.tenantId);
+      return { intact: verdict.ok, events: verdict.events, broken_at_seq: verdict.ok ? null : verdict.brokenAtSeq, reason: verdict.ok ? null : verdict.reason };
+    },
+  );
+
   app.get(
     "/v1/audit",
     {
@@ -56,8 +86,9 @@ export function registerAuditRoutes(app: FastifyInstance, deps: { audit: Pick<Au
     async (request) => {
       const query = request.query as AuditQuery;
       const cursor = query.cursor ? decodeCursor<{ seq: number }>(query.cursor, ["seq"]) : undefined;
-      // A forged seq of another type would reach the database (PostgreSQL rejects it with a 500).
-      if (cursor && !(Number.isSafeInteger(cursor.seq) && cursor.seq > 0)) throw invalidCursor();
+      // A forged seq of another type, or beyond the 32-bit integer column, would reach the database
+      // (PostgreSQL rejects it with a 500).
+      if (cursor && !(Number.isSafeInteger(cursor.seq) && cursor.seq > 0 && cursor.seq <= MAX_SEQ)) throw invalidCursor();
       const limit = query.limit ?? 50;
       const rows = await deps.audit.list(request.credential.tenantId, { ...query, beforeSeq: cursor?.seq, limit: limit + 1 });
       const page = rows.slice(0, limit);
@@ -79,6 +110,7 @@ const toAuditEvent = (row: AuditEventsTable) => ({
   outcome: row.outcome,
   agent_app_id: row.agent_app_id,
   tool_name: row.tool_name,
+  end_user_id: row.end_user_id,
   data: JSON.parse(row.data) as Record<string, unknown>,
   hash: row.hash,
   prev_hash: row.prev_hash,

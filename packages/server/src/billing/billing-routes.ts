@@ -1,4 +1,4 @@
-/** Billing preview routes (SPEC §4, test mode). Operator session; POST routes need the admin role. */
+/** Billing preview routes (test mode). Operator session; POST routes need the admin role. */
 import type { FastifyInstance } from "fastify";
 import { actorOf } from "../http/credentials.js";
 import { errorResponses } from "../http/schemas.js";

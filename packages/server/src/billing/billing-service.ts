@@ -5,7 +5,6 @@
  */
 import type { AuditActor } from "../audit/audit-log.js";
 import { BrokerError } from "../errors.js";
-import type { Executor } from "../store/database.js";
 import { auditRefusals } from "./billing-audit.js";
 import type { TenantBilling } from "./billing-queries.js";
 import { assertNotBeforeFirstPeriod, periodEnd, periodOf, periodStart, projectMonthEnd, type Period } from "./billing-period.js";
@@ -24,9 +23,9 @@ type DraftDeps = Pick<BillingServiceDeps, "metering"> & { catalogue: PlanCatalog
  * The invoice a period would get now: its executions so far on the tenant's current plan. The
  * plan match of the current period uses the month-end projection, of an ended period the actuals.
  */
-async function draftInvoice(deps: DraftDeps, executor: Executor, tenant: TenantBilling, period: Period, now: Date): Promise<Invoice> {
+async function draftInvoice(deps: DraftDeps, tenant: TenantBilling, period: Period, now: Date): Promise<Invoice> {
   const plan = requirePlan(tenant.plan_id, deps.catalogue);
-  const usage = await deps.metering.usageByEnv(tenant.id, period, executor);
+  const usage = await deps.metering.usageByEnv(tenant.id, period);
   const executions = usage.test + usage.live;
   const planMatch =
     period === periodOf(now)
@@ -36,22 +35,22 @@ async function draftInvoice(deps: DraftDeps, executor: Executor, tenant: TenantB
 }
 
 export function createBillingService(deps: BillingServiceDeps) {
-  const { store, clock, queries, metering, audit } = deps;
+  const { clock, queries, metering, audit } = deps;
   const catalogue = deps.catalogue ?? PLAN_CATALOGUE;
   const checksum = catalogueChecksum(catalogue);
   const finalizer = createPeriodFinalizer({ ...deps, catalogue });
 
   async function previewInvoice(tenantId: string, period: Period): Promise<Invoice> {
     const now = clock.now();
-    const tenant = await queries.tenantBilling(store.db, tenantId);
+    const tenant = await queries.tenantBilling(tenantId);
     assertNotBeforeFirstPeriod(tenant.created_at, period);
     if (period > periodOf(now)) {
       throw new BrokerError("period_out_of_range", `period ${period} has not started yet`, { period, current_period: periodOf(now) });
     }
-    const finalized = await queries.findFinalized(store.db, tenantId, period);
+    const finalized = await queries.findFinalized(tenantId, period);
     if (finalized) return (JSON.parse(finalized.result) as FinalizeResult).invoice;
     await metering.sync(tenantId, STATUS_SYNC_LIMIT);
-    return draftInvoice({ metering, catalogue }, store.db, tenant, period, now);
+    return draftInvoice({ metering, catalogue }, tenant, period, now);
   }
 
   return {
@@ -61,7 +60,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       await metering.sync(tenantId, STATUS_SYNC_LIMIT);
       const now = clock.now();
       const period = periodOf(now);
-      const tenant = await queries.tenantBilling(store.db, tenantId);
+      const tenant = await queries.tenantBilling(tenantId);
       const plan = requirePlan(tenant.plan_id, catalogue);
       const byEnv = await metering.usageByEnv(tenantId, period);
       const charges = chargesFor(plan, byEnv.test + byEnv.live);

@@ -49,7 +49,7 @@ export function createPeriodFinalizer(deps: PeriodFinalizerDeps) {
 
   async function assertNextInOrder(trx: Tx, tenant: TenantBilling, period: Period) {
     assertNotBeforeFirstPeriod(tenant.created_at, period);
-    const latest = await queries.latestFinalizedPeriod(trx, tenant.id);
+    const latest = await queries.latestFinalizedPeriod(tenant.id, trx);
     const due = latest ? nextPeriod(latest) : firstPeriodOf(tenant.created_at);
     if (period > due) {
       throw new BrokerError("previous_period_open", `finalize ${due} first: periods are finalized in order`, { period: due });
@@ -88,8 +88,8 @@ export function createPeriodFinalizer(deps: PeriodFinalizerDeps) {
 
   async function record(trx: Tx, tenantId: string, result: FinalizeResult, actor: AuditActor) {
     const { invoice, plan_change: change } = result;
-    if (change) await queries.setTenantPlan(trx, tenantId, change.to_plan_id);
-    await queries.insertFinalized(trx, {
+    if (change) await queries.setTenantPlan(tenantId, change.to_plan_id, trx);
+    await queries.insertFinalized({
       tenant_id: tenantId,
       period: result.period,
       plan_id: invoice.plan.id,
@@ -101,7 +101,7 @@ export function createPeriodFinalizer(deps: PeriodFinalizerDeps) {
       result: JSON.stringify(result),
       finalized_at: result.finalized_at,
       finalized_by: `${actor.type}:${actor.id}`,
-    });
+    }, trx);
     const summary = {
       period: result.period,
       invoice_id: invoice.id,
@@ -130,13 +130,13 @@ export function createPeriodFinalizer(deps: PeriodFinalizerDeps) {
     await metering.sync(tenantId);
     return store.db.transaction().execute(async (trx) => {
       await store.lock(trx, `billing:${tenantId}`);
-      const existing = await queries.findFinalized(trx, tenantId, period);
+      const existing = await queries.findFinalized(tenantId, period, trx);
       if (existing) {
         const target = { type: "billing_period", id: period };
         await audit.appendIn(trx, { tenantId, actor, action: "billing.period_finalize_repeated", target, data: { period } });
         return { result: JSON.parse(existing.result) as FinalizeResult, repeated: true };
       }
-      const tenant = await queries.tenantBilling(trx, tenantId);
+      const tenant = await queries.tenantBilling(tenantId, trx);
       await assertNextInOrder(trx, tenant, period);
       const result = await computeResult(trx, tenant, period, now);
       await record(trx, tenantId, result, actor);

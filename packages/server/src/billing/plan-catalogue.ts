@@ -1,5 +1,5 @@
 /**
- * The locked public packaging (SPEC §4 `GET /v1/billing/plans`, §8.4). Plans are data, fixed in
+ * The locked public packaging (`GET /v1/billing/plans`). Plans are data, fixed in
  * code and versioned: a published version never changes. Changing a price or an allowance means
  * adding a new version (with its own checksum in `PUBLISHED_CATALOGUE_CHECKSUMS`); a test checks
  * that the current catalogue still hashes to the checksum published for its version.

@@ -1,7 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import type { App } from "../http/app-type.js";
 import { operatorOf } from "../http/credentials.js";
-import { EnvSchema, errorResponses, IdParams, StringEnum, Timestamp, Uuid } from "../http/schemas.js";
+import { EndUserId, EnvSchema, errorResponses, IdParams, Label, StringEnum, Timestamp, Uuid } from "../http/schemas.js";
+import { connectedPage, sendPage } from "../http/html-page.js";
+import { forgetBrowserBinding, isBoundBrowser } from "./browser-binding.js";
 import type { ConnectionService } from "./connection-service.js";
 
 const Connection = Type.Object(
@@ -18,6 +20,10 @@ const Connection = Type.Object(
     upstream_revocation: Type.Union([StringEnum(["revoked", "failed", "unsupported"] as const), Type.Null()], {
       description: "Outcome of the best-effort revocation at the provider",
     }),
+    end_user_id: Type.Union([Type.String(), Type.Null()], {
+      description: "The end user who owns this connection (connected through a connect session); null for a shared connection made by an operator",
+    }),
+    label: Type.Union([Type.String(), Type.Null()], { description: "A name to tell several accounts of one provider apart" }),
   },
   { $id: "Connection", description: "A connected account. Never carries a token." },
 );
@@ -31,6 +37,21 @@ const StartBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+
+const ListQuery = Type.Object(
+  {
+    end_user_id: Type.Optional(EndUserId),
+    provider: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
+    status: Type.Optional(StringEnum(["active", "expired", "revoked"] as const)),
+    env: Type.Optional(EnvSchema),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+    cursor: Type.Optional(Type.String({ maxLength: 512 })),
+  },
+  { additionalProperties: false },
+);
+
+const LabelBody = Type.Object({ label: Type.Union([Label, Type.Null()], { description: "The new label; null removes it" }) }, { additionalProperties: false });
 
 const CallbackQuery = Type.Object(
   {
@@ -46,7 +67,7 @@ export function registerConnectionRoutes(app: App, deps: { connections: Connecti
   const tags = ["connections"];
   const operatorContext = (request: Parameters<typeof operatorOf>[0]) => {
     const op = operatorOf(request);
-    return { tenantId: op.tenantId, issuer: op.issuer, subject: op.subject };
+    return { tenantId: op.tenantId, issuer: op.issuer, subject: op.subject, role: op.role };
   };
 
   app.post(
@@ -70,27 +91,35 @@ export function registerConnectionRoutes(app: App, deps: { connections: Connecti
   app.get(
     "/v1/connections/oauth/callback",
     {
+      config: { htmlErrors: true },
       schema: {
         tags,
         summary: "The provider redirects the operator's browser here",
         description:
           "Exchanges the code and answers `{connected_account_id}`, or 302 to `redirect_after?connected_account_id=…` when the start named one. " +
+          "A connect started from a connect session goes to the session's `redirect_url?connected_account_id=…&provider=…`, or shows a page saying it is connected. " +
+          "A browser (Accept: text/html) sees errors as a page; other clients get the envelope. " +
           "Errors: oauth_state_invalid (unknown or replayed state), oauth_state_expired, oauth_denied (the provider's error= callback), " +
+          "invalid_request (neither code nor error; the state stays usable), " +
           "oauth_exchange_failed (the provider refused the code), upstream_error (provider unreachable or answering without tokens).",
         querystring: CallbackQuery,
-        response: { 200: Type.Object({ connected_account_id: Uuid }), 302: Type.Null(), ...errorResponses(400, 502, 503) },
+        response: { 200: Type.Object({ connected_account_id: Uuid }, { description: "JSON, or an HTML page for a connect session" }), 302: Type.Null(), ...errorResponses(400, 502, 503) },
       },
     },
     async (request, reply) => {
       const params = new URLSearchParams(request.url.split("?")[1] ?? "");
-      const { connectionId, redirectAfter } = await deps.connections.complete(params);
+      const done = await deps.connections.complete(params, (state) => isBoundBrowser(request, state));
       reply.header("cache-control", "no-store");
-      if (redirectAfter) {
-        const target = new URL(redirectAfter);
-        target.searchParams.set("connected_account_id", connectionId);
+      const fromSession = done.connectSessionId !== null;
+      if (fromSession) forgetBrowserBinding(reply, params.get("state")!);
+      if (done.redirectAfter) {
+        const target = new URL(done.redirectAfter);
+        target.searchParams.set("connected_account_id", done.connectionId);
+        if (fromSession) target.searchParams.set("provider", done.provider);
         return reply.redirect(target.toString(), 302);
       }
-      return { connected_account_id: connectionId };
+      if (fromSession) return sendPage(reply, 200, connectedPage(`${done.displayName} (${deps.connections.providerName(done.provider)})`));
+      return { connected_account_id: done.connectionId };
     },
   );
 
@@ -98,9 +127,36 @@ export function registerConnectionRoutes(app: App, deps: { connections: Connecti
     "/v1/connections",
     {
       config: { credentials: ["operator"] },
-      schema: { tags, summary: "The signed-in operator's connections in this tenant", response: { 200: Type.Object({ data: Type.Array(Connection) }), ...errorResponses(401, 503) } },
+      schema: {
+        tags,
+        summary: "Connections of this tenant, newest first",
+        description:
+          "Admins see every connection of the tenant: shared ones and those end users connected through connect sessions. " +
+          "Other members see the connections they made themselves. Filter by `end_user_id`, `provider`, `status` and `env`; page with `next_cursor`.",
+        querystring: ListQuery,
+        response: { 200: Type.Object({ data: Type.Array(Connection), next_cursor: Type.Union([Type.String(), Type.Null()]) }), ...errorResponses(400, 401, 503) },
+      },
     },
-    async (request) => ({ data: await deps.connections.list(operatorContext(request)) }),
+    async (request) => {
+      const { end_user_id, limit, ...filter } = request.query;
+      return deps.connections.list(operatorContext(request), { ...filter, endUserId: end_user_id, limit: limit ?? 50 });
+    },
+  );
+
+  app.patch(
+    "/v1/connections/:id",
+    {
+      config: { credentials: ["operator"] },
+      schema: {
+        tags,
+        summary: "Set a connection's label",
+        description: "Admins may label any connection of the tenant, other members the ones they made.",
+        params: IdParams,
+        body: LabelBody,
+        response: { 200: Connection, ...errorResponses(400, 401, 404, 415, 503) },
+      },
+    },
+    async (request) => deps.connections.setLabel(operatorContext(request), request.params.id, request.body.label),
   );
 
   app.get(

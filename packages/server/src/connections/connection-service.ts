@@ -3,25 +3,45 @@
  * Callers only ever see a `connected_account_id`; tokens stay sealed in the vault.
  */
 import { createHash, randomUUID } from "node:crypto";
-import type { AuditLog } from "../audit/audit-log.js";
+import type { AuditActor, AuditLog } from "../audit/audit-log.js";
 import type { Clock } from "../clock.js";
 import { BrokerError, notFound } from "../errors.js";
 import type { EventOutbox } from "../events/event-outbox.js";
-import type { Env } from "../ids.js";
+import type { TestOrLive } from "../ids.js";
+import { decodeCursor, encodeCursor, invalidCursor } from "../http/cursor.js";
 import type { ProviderCatalogue, ResolvedProvider } from "../providers/catalogue.js";
 import type { UpstreamClient } from "../providers/upstream-client.js";
-import type { Store } from "../store/database.js";
+import type { Store, Tx } from "../store/database.js";
+import { retryingTransaction } from "../store/retrying-transaction.js";
 import type { Vault } from "../vault/vault.js";
 import { openTokens, sealTokens } from "./credential-bundle.js";
 import type { ConnectionCache } from "./connection-cache.js";
-import type { ConnectionQueries, ConnectionRow, Owner } from "./connection-queries.js";
+import type { Connection, Owner, UpstreamRevocation } from "./connection.js";
+import type { ConnectionQueries } from "./connection-queries.js";
+import type { OAuthAppService } from "../oauth-apps/oauth-app-service.js";
 import { UpstreamOAuthError, type OAuthClient } from "./oauth-client.js";
 
 export const OAUTH_STATE_TTL_MS = 10 * 60_000;
 export const CALLBACK_PATH = "/v1/connections/oauth/callback";
+/** How many times a revoke looks again when a refresh replaced the credential it was revoking. */
+const REVOKE_ROUNDS = 3;
 
-export type OperatorContext = { tenantId: string } & Owner;
-export type StartInput = { provider: string; env?: Env; scopes?: string[]; redirect_after?: string };
+export type OperatorContext = { tenantId: string; role?: "admin" | "viewer" } & Owner;
+export type StartInput = { provider: string; env?: TestOrLive; scopes?: string[]; redirect_after?: string };
+/**
+ * Who a connection is made for. An operator connects shared accounts; a connect session connects
+ * accounts owned by one end user, recorded as made by whoever created the session.
+ */
+export type ConnectInitiator = { tenantId: string; owner: Owner; endUserId: string | null; label: string | null; connectSessionId: string | null };
+export type ListFilter = {
+  endUserId?: string | undefined;
+  provider?: string | undefined;
+  status?: "active" | "expired" | "revoked" | undefined;
+  env?: TestOrLive | undefined;
+  cursor?: string | undefined;
+  limit: number;
+};
+export type CompletedConnect = { connectionId: string; provider: string; displayName: string; redirectAfter: string | null; connectSessionId: string | null };
 
 type ConnectionServiceDeps = {
   cache: Pick<ConnectionCache, "invalidate">;
@@ -30,6 +50,7 @@ type ConnectionServiceDeps = {
   vault: Pick<Vault, "seal" | "open" | "status">;
   oauthClient: OAuthClient;
   providers: ProviderCatalogue;
+  oauthApps: Pick<OAuthAppService, "forConnect" | "forIssuer">;
   upstream: UpstreamClient;
   audit: Pick<AuditLog, "appendIn">;
   events: Pick<EventOutbox, "emitIn">;
@@ -46,6 +67,8 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
   const { store, queries, vault, clock } = deps;
   const redirectUri = `${deps.publicUrl}${CALLBACK_PATH}`;
   const operatorActor = (op: Owner) => ({ type: "operator" as const, id: `${op.issuer}|${op.subject}` });
+  const creatorActor = (connection: Pick<Connection, "endUserId" | "owner">) =>
+    connection.endUserId !== null ? { type: "end_user" as const, id: connection.endUserId } : operatorActor(connection.owner);
 
   function checkRedirectAfter(value: string | undefined) {
     if (value === undefined) return;
@@ -73,44 +96,75 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
     }
   }
 
+  /** Admins see every connection of the tenant; other members only those they connected. */
+  const visibleOwner = (operator: OperatorContext): Owner | undefined => (operator.role === "admin" ? undefined : operator);
+
+  /** Stores a single-use state (sealed PKCE verifier) and answers the provider's authorize URL. */
+  async function beginOAuth(initiator: ConnectInitiator, input: StartInput) {
+    // The tenant's own OAuth app for this provider and env, when it has one; else the broker-wide client.
+    const { provider, oauthAppId } = await deps.oauthApps.forConnect(initiator.tenantId, input.env ?? "test", input.provider);
+    const { oauth } = deps.providers.requireOAuthClient(provider);
+    const scopes = input.scopes?.length ? input.scopes : oauth.defaultScopes;
+    const { verifier, challenge } = await deps.oauthClient.generatePkce();
+    const state = deps.oauthClient.generateState();
+    const stateHash = hashState(state);
+    const now = clock.now();
+    const expiresAt = new Date(now.getTime() + OAUTH_STATE_TTL_MS).toISOString();
+    await queries.deleteStatesExpiredBefore(new Date(now.getTime() - OAUTH_STATE_TTL_MS).toISOString());
+    await queries.insertState({
+      state_hash: stateHash,
+      tenant_id: initiator.tenantId,
+      owner_issuer: initiator.owner.issuer,
+      owner_subject: initiator.owner.subject,
+      env: input.env ?? "test",
+      provider: provider.id,
+      scopes: JSON.stringify(scopes),
+      redirect_after: input.redirect_after ?? null,
+      code_verifier_sealed: await vault.seal({ tenantId: initiator.tenantId, table: "oauth_states", rowId: stateHash, field: "code_verifier" }, verifier),
+      created_at: now.toISOString(),
+      expires_at: expiresAt,
+      consumed_at: null,
+      end_user_id: initiator.endUserId,
+      label: initiator.label,
+      connect_session_id: initiator.connectSessionId,
+      oauth_app_id: oauthAppId,
+    });
+    return { authorize_url: deps.oauthClient.authorizeUrl(provider, { state, challenge, redirectUri, scopes }), state, expires_at: expiresAt };
+  }
+
   return {
-    async start(operator: OperatorContext, input: StartInput) {
-      const provider = deps.providers.get(input.provider);
-      const { oauth } = deps.providers.requireOAuthClient(provider);
+    providerName: (id: string) => deps.providers.get(id).displayName,
+
+    start(operator: OperatorContext, input: StartInput) {
       checkRedirectAfter(input.redirect_after);
-      const scopes = input.scopes?.length ? input.scopes : oauth.defaultScopes;
-      const { verifier, challenge } = await deps.oauthClient.generatePkce();
-      const state = deps.oauthClient.generateState();
-      const stateHash = hashState(state);
-      const now = clock.now();
-      const expiresAt = new Date(now.getTime() + OAUTH_STATE_TTL_MS).toISOString();
-      await queries.deleteStatesExpiredBefore(store.db, new Date(now.getTime() - OAUTH_STATE_TTL_MS).toISOString());
-      await queries.insertState(store.db, {
-        state_hash: stateHash,
-        tenant_id: operator.tenantId,
-        owner_issuer: operator.issuer,
-        owner_subject: operator.subject,
-        env: input.env ?? "test",
-        provider: provider.id,
-        scopes: JSON.stringify(scopes),
-        redirect_after: input.redirect_after ?? null,
-        code_verifier_sealed: await vault.seal({ tenantId: operator.tenantId, table: "oauth_states", rowId: stateHash, field: "code_verifier" }, verifier),
-        created_at: now.toISOString(),
-        expires_at: expiresAt,
-        consumed_at: null,
-      });
-      return { authorize_url: deps.oauthClient.authorizeUrl(provider, { state, challenge, redirectUri, scopes }), state, expires_at: expiresAt };
+      return beginOAuth({ tenantId: operator.tenantId, owner: operator, endUserId: null, label: null, connectSessionId: null }, input);
     },
 
-    /** Handles the browser's return from the provider. Stores nothing unless every check passes. */
-    async complete(params: URLSearchParams): Promise<{ connectionId: string; redirectAfter: string | null }> {
+    /** A connect session's start (its redirect URL already checked): the connection will belong to the session's end user. */
+    startForEndUser: (initiator: ConnectInitiator, input: { provider: string; env: TestOrLive; redirect_after?: string }) => beginOAuth(initiator, input),
+
+    /**
+     * Handles the browser's return from the provider. Stores nothing unless every check passes. A
+     * flow started from a connect page must come back to the browser that started it.
+     */
+    async complete(params: URLSearchParams, isBoundBrowser: (state: string) => boolean): Promise<CompletedConnect> {
       const state = params.get("state");
       if (!state) throw oauthError("oauth_state_invalid", "the callback carries no state");
+      // The provider sends back a code or an error; a callback with neither is not one of its answers
+      // (and without a code there is nothing to exchange), so it does not spend the state either.
+      if (!params.get("code") && !params.get("error")) {
+        throw new BrokerError("invalid_request", "the callback carries neither an authorization code nor an error", {
+          fields: [{ location: "querystring", field: "/code", message: "is required when there is no error" }],
+        });
+      }
       const stateHash = hashState(state);
-      const row = await queries.findState(store.db, stateHash);
+      const row = await queries.findState(stateHash);
       if (!row) throw oauthError("oauth_state_invalid", "unknown OAuth state; start the connection again");
+      if (row.connect_session_id !== null && !isBoundBrowser(state)) {
+        throw oauthError("oauth_state_invalid", "this connection was started in another browser; open the connect link again in this one");
+      }
       const now = clock.now();
-      if (!(await queries.consumeState(store.db, stateHash, now.toISOString()))) {
+      if (!(await queries.consumeState(stateHash, now.toISOString()))) {
         throw oauthError("oauth_state_invalid", "this OAuth state was already used; start the connection again");
       }
       if (row.expires_at <= now.toISOString()) throw oauthError("oauth_state_expired", "the OAuth state expired; start the connection again");
@@ -118,7 +172,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       if (upstreamError) {
         throw oauthError("oauth_denied", `the provider returned an error: ${upstreamError}`, { upstream_error: upstreamError });
       }
-      const provider = deps.providers.get(row.provider);
+      const provider = await deps.oauthApps.forIssuer(row.tenant_id, row.provider, row.oauth_app_id);
       deps.providers.requireOAuthClient(provider);
       const verifier = await vault.open({ tenantId: row.tenant_id, table: "oauth_states", rowId: stateHash, field: "code_verifier" }, row.code_verifier_sealed);
       const { tokens, raw } = await completeExchange(provider, state, verifier, params);
@@ -134,97 +188,173 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       const id = randomUUID();
       const sealed = await sealTokens(vault, row.tenant_id, id, tokens);
       const at = now.toISOString();
-      const connection: ConnectionRow = {
+      const connection: Connection = {
         id,
-        tenant_id: row.tenant_id,
+        tenantId: row.tenant_id,
         env: row.env,
         provider: provider.id,
         status: "active",
-        owner_issuer: row.owner_issuer,
-        owner_subject: row.owner_subject,
-        display_name: identity.displayName,
-        upstream_account_id: identity.accountId,
-        credential_sealed: sealed,
-        created_at: at,
-        updated_at: at,
-        last_used_at: null,
-        revoked_at: null,
-        upstream_revocation: null,
+        owner: { issuer: row.owner_issuer, subject: row.owner_subject },
+        displayName: identity.displayName,
+        upstreamAccountId: identity.accountId,
+        credentialSealed: sealed,
+        createdAt: at,
+        updatedAt: at,
+        lastUsedAt: null,
+        revokedAt: null,
+        upstreamRevocation: null,
+        endUserId: row.end_user_id,
+        label: row.label,
+        oauthAppId: row.oauth_app_id,
       };
-      await store.db.transaction().execute(async (trx) => {
-        await queries.insertConnection(trx, connection);
-        await deps.audit.appendIn(trx, {
-          tenantId: row.tenant_id,
-          actor: operatorActor({ issuer: row.owner_issuer, subject: row.owner_subject }),
-          action: "connection.created",
-          target: { type: "connection", id },
-          data: { provider: provider.id, env: row.env, display_name: identity.displayName },
-        });
-      });
-      return { connectionId: id, redirectAfter: row.redirect_after };
+      await storeNew(connection, row.connect_session_id);
+      return { connectionId: id, provider: provider.id, displayName: identity.displayName, redirectAfter: row.redirect_after, connectSessionId: row.connect_session_id };
     },
 
-    async list(operator: OperatorContext) {
-      const rows = await queries.listOwned(store.db, operator.tenantId, operator);
-      return Promise.all(rows.map((row) => present(row)));
+    /** Admins see every connection of the tenant; other members only those they connected. */
+    async list(operator: OperatorContext, filter: ListFilter) {
+      const after = filter.cursor ? decodeCursor<{ c: string; i: string }>(filter.cursor, ["c", "i"]) : undefined;
+      if (after && (typeof after.c !== "string" || typeof after.i !== "string")) throw invalidCursor();
+      const connections = await queries.list(operator.tenantId, {
+        ...filter,
+        owner: visibleOwner(operator),
+        after: after && { createdAt: after.c, id: after.i },
+        limit: filter.limit + 1,
+      });
+      const page = connections.slice(0, filter.limit);
+      const last = page.at(-1);
+      return {
+        data: await Promise.all(page.map((connection) => present(connection))),
+        next_cursor: connections.length > filter.limit && last ? encodeCursor({ c: last.createdAt, i: last.id }) : null,
+      };
     },
 
     async get(operator: OperatorContext, id: string) {
-      const row = await queries.findOwned(store.db, operator.tenantId, operator, id);
-      if (!row) throw notFound("connection");
-      return present(row);
+      return present(await findVisible(operator, id));
     },
 
-    async revoke(operator: OperatorContext, id: string) {
-      const row = await queries.findOwned(store.db, operator.tenantId, operator, id);
-      if (!row) throw notFound("connection");
-      if (row.status === "revoked") return present(row);
-      let upstreamRevocation: "revoked" | "failed" | "unsupported" = "unsupported";
-      if (row.credential_sealed) {
-        const tokens = await openTokens(vault, row).catch((error: unknown) => {
-          // With the vault itself down (wrong or missing master key, failing storage) change
-          // nothing: the grant can still be revoked upstream once it is back. A single
-          // unreadable ciphertext, though, is worthless and goes.
-          if (vault.status().status === "degraded") throw error;
-          return undefined;
-        });
-        upstreamRevocation = tokens ? await deps.oauthClient.revoke(deps.providers.get(row.provider), tokens.accessToken) : "failed";
-      }
+    async setLabel(operator: OperatorContext, id: string, label: string | null) {
+      const connection = await findVisible(operator, id);
       const at = clock.now().toISOString();
-      await store.db.transaction().execute(async (trx) => {
-        await queries.markRevoked(trx, id, at, upstreamRevocation);
-        deps.cache.invalidate(id);
-        await deps.audit.appendIn(trx, {
-          tenantId: row.tenant_id,
-          actor: operatorActor(operator),
-          action: "connection.revoked",
-          target: { type: "connection", id },
-          data: { provider: row.provider, env: row.env, upstream_revocation: upstreamRevocation },
-        });
-        await deps.events.emitIn(trx, {
-          tenantId: row.tenant_id,
-          type: "connection.revoked",
-          data: { connected_account_id: id, provider: row.provider, env: row.env, display_name: row.display_name, revoked_at: at },
-        });
-      });
-      return present({ ...row, status: "revoked", credential_sealed: null, revoked_at: at, updated_at: at, upstream_revocation: upstreamRevocation });
+      await queries.updateLabel(id, label, at);
+      deps.cache.invalidate(id);
+      return present({ ...connection, label, updatedAt: at });
     },
+
+    /**
+     * Revokes every connection of one end user (their "delete my account"); returns how many.
+     * Flows still under way for them are dropped first, so none can complete afterwards.
+     */
+    async revokeAllOfEndUser(tenantId: string, endUserId: string, actor: AuditActor): Promise<number> {
+      await queries.deleteStatesOfEndUser(tenantId, endUserId);
+      const connections = await queries.listLiveOfEndUser(tenantId, endUserId);
+      for (const connection of connections) await revokeConnection(connection.tenantId, connection.id, actor, undefined);
+      return connections.length;
+    },
+
+    revoke: (operator: OperatorContext, id: string) => revokeConnection(operator.tenantId, id, operatorActor(operator), visibleOwner(operator)),
   };
 
-  async function present(row: ConnectionRow) {
+  /** The new connection, its audit event and `connection.created`, in one transaction. */
+  async function storeNew(connection: Connection, connectSessionId: string | null) {
+    const { id, tenantId, provider, env, endUserId, displayName } = connection;
+    await store.db.transaction().execute(async (trx) => {
+      await queries.insertConnection(connection, trx);
+      await deps.audit.appendIn(trx, {
+        tenantId,
+        actor: creatorActor(connection),
+        action: "connection.created",
+        target: { type: "connection", id },
+        endUserId,
+        data: { provider, env, display_name: displayName, ...(connectSessionId ? { connect_session_id: connectSessionId } : {}) },
+      });
+      await deps.events.emitIn(trx, {
+        tenantId,
+        type: "connection.created",
+        data: { connected_account_id: id, provider, env, end_user_id: endUserId, label: connection.label, display_name: displayName, created_at: connection.createdAt },
+      });
+    });
+  }
+
+  async function findVisible(operator: OperatorContext, id: string) {
+    const connection = await queries.find(operator.tenantId, id, visibleOwner(operator));
+    if (!connection) throw notFound("connection");
+    return connection;
+  }
+
+  async function revokeConnection(tenantId: string, id: string, actor: AuditActor, owner: Owner | undefined) {
+    // A refresh may store new tokens while the old ones are being revoked upstream; the row is
+    // revoked only over the credential that was revoked, so such new tokens are revoked next round.
+    for (let round = 0; round < REVOKE_ROUNDS; round += 1) {
+      const connection = await queries.find(tenantId, id, owner);
+      if (!connection) throw notFound("connection");
+      if (connection.status === "revoked") return present(connection);
+      const upstreamRevocation = await revokeUpstream(connection);
+      const at = clock.now().toISOString();
+      const revoked = await retryingTransaction(store.db, (trx) => recordRevocation(trx, connection, actor, upstreamRevocation, at));
+      // After the commit: invalidating earlier lets a concurrent read cache the connection as it was.
+      deps.cache.invalidate(id);
+      if (revoked) return present({ ...connection, status: "revoked", credentialSealed: null, revokedAt: at, updatedAt: at, upstreamRevocation });
+    }
+    throw new BrokerError("conflict", "the connection's credential kept changing while it was being revoked; try again");
+  }
+
+  /** False when the stored credential changed since it was revoked upstream (see markRevoked). */
+  async function recordRevocation(trx: Tx, connection: Connection, actor: AuditActor, upstreamRevocation: UpstreamRevocation, at: string): Promise<boolean> {
+    const { id, tenantId, provider, env, endUserId } = connection;
+    if (!(await queries.markRevoked(id, connection.credentialSealed, at, upstreamRevocation, trx))) return false;
+    await deps.audit.appendIn(trx, {
+      tenantId,
+      actor,
+      action: "connection.revoked",
+      target: { type: "connection", id },
+      endUserId,
+      data: { provider, env, upstream_revocation: upstreamRevocation },
+    });
+    await deps.events.emitIn(trx, {
+      tenantId,
+      type: "connection.revoked",
+      data: { connected_account_id: id, provider, env, display_name: connection.displayName, end_user_id: endUserId, label: connection.label, revoked_at: at },
+    });
+    return true;
+  }
+
+  /** Revokes the grant at the provider with the tokens the connection holds now. */
+  async function revokeUpstream(connection: Connection): Promise<UpstreamRevocation> {
+    if (!connection.credentialSealed) return "unsupported";
+    const tokens = await openTokens(vault, connection).catch((error: unknown) => {
+      // With the vault itself down (wrong or missing master key, failing storage) change
+      // nothing: the grant can still be revoked upstream once it is back. A single
+      // unreadable ciphertext, though, is worthless and goes.
+      if (vault.status().status === "degraded") throw error;
+      return undefined;
+    });
+    if (!tokens) return "failed";
+    // The app that issued the tokens is gone or unreadable: the grant cannot be revoked with it, but
+    // the connection still is (as with an unreadable ciphertext), unless the vault itself is down.
+    const issuer = await deps.oauthApps.forIssuer(connection.tenantId, connection.provider, connection.oauthAppId).catch((error: unknown) => {
+      if (vault.status().status === "degraded") throw error;
+      return undefined;
+    });
+    return issuer ? deps.oauthClient.revoke(issuer, tokens.accessToken) : "failed";
+  }
+
+  async function present(connection: Connection) {
     // Scopes live inside the sealed bundle; a revoked connection has none left to show.
-    const scopes = row.credential_sealed ? (await openTokens(vault, row)).scopes : [];
+    const scopes = connection.credentialSealed ? (await openTokens(vault, connection)).scopes : [];
     return {
-      connected_account_id: row.id,
-      provider: row.provider,
-      env: row.env,
-      status: row.status,
-      display_name: row.display_name,
+      connected_account_id: connection.id,
+      provider: connection.provider,
+      env: connection.env,
+      status: connection.status,
+      display_name: connection.displayName,
       scopes,
-      created_at: row.created_at,
-      last_used_at: row.last_used_at,
-      revoked_at: row.revoked_at,
-      upstream_revocation: row.upstream_revocation,
+      created_at: connection.createdAt,
+      last_used_at: connection.lastUsedAt,
+      revoked_at: connection.revokedAt,
+      upstream_revocation: connection.upstreamRevocation,
+      end_user_id: connection.endUserId,
+      label: connection.label,
     };
   }
 }

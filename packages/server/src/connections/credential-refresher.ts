@@ -11,11 +11,15 @@ import type { EventOutbox } from "../events/event-outbox.js";
 import type { ProviderCatalogue } from "../providers/catalogue.js";
 import type { TokenSet } from "../providers/provider-types.js";
 import type { Db, Executor, Store } from "../store/database.js";
+import { retryingTransaction } from "../store/retrying-transaction.js";
 import type { Vault } from "../vault/vault.js";
 import { openTokens, sealTokens } from "./credential-bundle.js";
 import { createLastUsedRecorder } from "../ttl-cache.js";
 import type { ConnectionCache } from "./connection-cache.js";
-import type { ConnectionQueries, ConnectionRow } from "./connection-queries.js";
+import type { Connection } from "./connection.js";
+import type { ConnectionQueries } from "./connection-queries.js";
+import type { OAuthAppService } from "../oauth-apps/oauth-app-service.js";
+import type { ResolvedProvider } from "../providers/catalogue.js";
 import { UpstreamOAuthError, type OAuthClient } from "./oauth-client.js";
 
 /** Refresh this long before `expires_at`, so a token never expires mid-call. */
@@ -24,8 +28,9 @@ type RefresherDeps = {
   store: Pick<Store, "db" | "kind" | "lock">;
   queries: ConnectionQueries;
   vault: Pick<Vault, "seal" | "open">;
-  oauthClient: Pick<OAuthClient, "refresh">;
+  oauthClient: Pick<OAuthClient, "refresh" | "revoke">;
   providers: Pick<ProviderCatalogue, "get">;
+  oauthApps: Pick<OAuthAppService, "forIssuer">;
   audit: Pick<AuditLog, "appendIn">;
   events: Pick<EventOutbox, "emitIn">;
   clock: Clock;
@@ -35,91 +40,113 @@ type RefresherDeps = {
 export function createCredentialRefresher(deps: RefresherDeps) {
   const { store, queries, vault, clock } = deps;
   const inFlight = new Map<string, Promise<TokenSet>>();
-  // Rows may come from the connection cache, whose last_used_at lags our own writes.
-  const noteUse = createLastUsedRecorder({ clock, write: (id, at) => queries.touchLastUsed(store.db, id, at) });
+  // Connections may come from the connection cache, whose lastUsedAt lags our own writes.
+  const noteUse = createLastUsedRecorder({ clock, write: (id, at) => queries.touchLastUsed(id, at) });
 
   const isFresh = (tokens: TokenSet) => tokens.expiresAt === undefined || tokens.expiresAt - REFRESH_MARGIN_MS > clock.now().getTime();
 
-  function unusable(row: Pick<ConnectionRow, "status">): BrokerError {
-    return new BrokerError("connection_unusable", `the connection is ${row.status}; an operator must reconnect the account`, {
-      connection_status: row.status,
+  function unusable(connection: Pick<Connection, "status"> & { endUserId?: string | null }): BrokerError {
+    const who = connection.endUserId ? "its end user" : "an operator";
+    return new BrokerError("connection_unusable", `the connection is ${connection.status}; ${who} must reconnect the account`, {
+      connection_status: connection.status,
       reconnect_required: true,
     });
   }
 
-  async function markExpired(row: ConnectionRow, reason: string) {
+  async function markExpired(connection: Connection, reason: string) {
     const at = clock.now().toISOString();
-    await store.db.transaction().execute(async (trx) => {
-      const changed = await queries.markExpired(trx, row.id, at);
-      deps.cache.invalidate(row.id);
+    await retryingTransaction(store.db, async (trx) => {
+      const changed = await queries.markExpired(connection.id, at, trx);
       if (Number(changed.numUpdatedRows) === 0) return;
       await deps.audit.appendIn(trx, {
-        tenantId: row.tenant_id,
+        tenantId: connection.tenantId,
         actor: { type: "system", id: "credential-refresher" },
         action: "connection.expired",
-        target: { type: "connection", id: row.id },
+        target: { type: "connection", id: connection.id },
         outcome: "failure",
-        data: { provider: row.provider, reason },
+        endUserId: connection.endUserId,
+        data: { provider: connection.provider, reason },
       });
       await deps.events.emitIn(trx, {
-        tenantId: row.tenant_id,
+        tenantId: connection.tenantId,
         type: "connection.expired",
-        data: { connected_account_id: row.id, provider: row.provider, env: row.env, reason },
+        data: { connected_account_id: connection.id, provider: connection.provider, env: connection.env, end_user_id: connection.endUserId, label: connection.label, reason },
       });
     });
+    deps.cache.invalidate(connection.id);
   }
 
-  /** Re-reads the row (another caller may have refreshed it) and refreshes if still needed. */
+  /** Re-reads the connection (another caller may have refreshed it) and refreshes if still needed. */
   async function refreshRow(db: Executor, id: string, tenantId: string, force: boolean, staleAccessToken?: string): Promise<TokenSet> {
-    const row = await queries.findInTenant(db, tenantId, id);
-    if (!row || row.status !== "active") throw unusable(row ?? { status: "revoked" });
-    const current = await openTokens(vault, row);
+    const connection = await queries.find(tenantId, id, undefined, db);
+    if (!connection || connection.status !== "active") throw unusable(connection ?? { status: "revoked" });
+    const current = await openTokens(vault, connection);
     const alreadyRotated = force && staleAccessToken !== undefined && current.accessToken !== staleAccessToken;
     if ((!force && isFresh(current)) || alreadyRotated) return current;
+    // Refreshed by the client that issued the tokens: the tenant's own app (even one replaced since) or
+    // the broker-wide one. Read on `db`: on PostgreSQL this runs inside the locked transaction, and a
+    // second pool connection per refresh would starve the pool when many refresh at once.
+    const issuer = await deps.oauthApps.forIssuer(connection.tenantId, connection.provider, connection.oauthAppId, db);
     let next: TokenSet;
     try {
-      next = await deps.oauthClient.refresh(deps.providers.get(row.provider), current);
+      next = await deps.oauthClient.refresh(issuer, current);
     } catch (error) {
       if (error instanceof UpstreamOAuthError && error.invalidGrant) {
-        await markExpired(row, error.error);
+        await markExpired(connection, error.error);
         throw unusable({ status: "expired" });
       }
       throw new BrokerError("upstream_error", "the provider's token endpoint refused to refresh the credential", {
         reason: error instanceof UpstreamOAuthError ? error.error : "network",
       });
     }
-    await queries.updateCredential(db, row.id, await sealTokens(vault, row.tenant_id, row.id, next), clock.now().toISOString());
-    deps.cache.invalidate(row.id);
+    const sealed = await sealTokens(vault, connection.tenantId, connection.id, next);
+    const stored = await queries.updateCredential(connection.id, connection.credentialSealed!, sealed, clock.now().toISOString(), db);
+    deps.cache.invalidate(connection.id);
+    if (!stored) return discardRefreshed(db, connection, next, issuer);
     return next;
   }
 
-  function refreshSerialised(row: ConnectionRow, force: boolean, staleAccessToken?: string): Promise<TokenSet> {
-    if (store.kind !== "postgres") return refreshRow(store.db, row.id, row.tenant_id, force, staleAccessToken);
+  /**
+   * The connection changed while its tokens were being refreshed. If it was revoked (or expired)
+   * meanwhile, the tokens just issued are revoked at the provider too (best effort): the revoke
+   * could not know of them, and nothing may keep a live grant for a revoked connection.
+   */
+  async function discardRefreshed(db: Executor, connection: Connection, next: TokenSet, issuer: ResolvedProvider): Promise<never> {
+    const current = await queries.find(connection.tenantId, connection.id, undefined, db);
+    if (current?.status !== "active") await deps.oauthClient.revoke(issuer, next.accessToken).catch(() => undefined);
+    throw current?.status === "active"
+      ? new BrokerError("conflict", "the connection's credential was replaced at the same time; try again")
+      : unusable(current ?? { status: "revoked" });
+  }
+
+  function refreshSerialised(connection: Connection, force: boolean, staleAccessToken?: string): Promise<TokenSet> {
+    if (store.kind !== "postgres") return refreshRow(store.db, connection.id, connection.tenantId, force, staleAccessToken);
+    // Never retried as a whole: it spends a refresh token at the provider.
     return (store.db as Db).transaction().execute(async (trx) => {
-      await store.lock(trx, `refresh:${row.id}`);
-      return refreshRow(trx, row.id, row.tenant_id, force, staleAccessToken);
+      await store.lock(trx, `refresh:${connection.id}`);
+      return refreshRow(trx, connection.id, connection.tenantId, force, staleAccessToken);
     });
   }
 
-  function singleFlight(row: ConnectionRow, force: boolean, staleAccessToken?: string): Promise<TokenSet> {
-    const pending = inFlight.get(row.id);
+  function singleFlight(connection: Connection, force: boolean, staleAccessToken?: string): Promise<TokenSet> {
+    const pending = inFlight.get(connection.id);
     if (pending) return pending;
-    const promise = refreshSerialised(row, force, staleAccessToken).finally(() => inFlight.delete(row.id));
-    inFlight.set(row.id, promise);
+    const promise = refreshSerialised(connection, force, staleAccessToken).finally(() => inFlight.delete(connection.id));
+    inFlight.set(connection.id, promise);
     return promise;
   }
 
   return {
     /** Tokens usable right now; refreshes ahead of expiry. Each call counts as a use of the connection. */
-    async getFreshCredentials(row: ConnectionRow): Promise<TokenSet> {
-      if (row.status !== "active") throw unusable(row);
-      const tokens = await openTokens(vault, row);
-      await noteUse(row.id, row.last_used_at);
+    async getFreshCredentials(connection: Connection): Promise<TokenSet> {
+      if (connection.status !== "active") throw unusable(connection);
+      const tokens = await openTokens(vault, connection);
+      await noteUse(connection.id, connection.lastUsedAt);
       if (isFresh(tokens)) return tokens;
-      return singleFlight(row, false);
+      return singleFlight(connection, false);
     },
     /** After an upstream 401: refresh even though the token looked valid (once per stale token). */
-    forceRefresh: (row: ConnectionRow, staleAccessToken: string) => singleFlight(row, true, staleAccessToken),
+    forceRefresh: (connection: Connection, staleAccessToken: string) => singleFlight(connection, true, staleAccessToken),
   };
 }
 

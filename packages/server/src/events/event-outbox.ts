@@ -6,8 +6,10 @@
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.js";
 import type { Tx } from "../store/database.js";
+import type { EventQueries } from "./event-queries.js";
 
 export type EventType =
+  | "connection.created"
   | "connection.revoked"
   | "connection.expired"
   | "approval.requested"
@@ -16,6 +18,7 @@ export type EventType =
   | "webhook.test";
 
 export const EVENT_TYPES: readonly EventType[] = [
+  "connection.created",
   "connection.revoked",
   "connection.expired",
   "approval.requested",
@@ -26,16 +29,13 @@ export const EVENT_TYPES: readonly EventType[] = [
 
 export type EventPayload = { type: EventType; timestamp: string; data: Record<string, unknown> };
 
-export function createEventOutbox({ clock }: { clock: Clock }) {
+export function createEventOutbox({ queries, clock }: { queries: EventQueries; clock: Clock }) {
   return {
     async emitIn(trx: Tx, event: { tenantId: string; type: EventType; data: Record<string, unknown> }): Promise<string> {
       const id = randomUUID();
       const timestamp = clock.now().toISOString();
       const payload: EventPayload = { type: event.type, timestamp, data: event.data };
-      await trx
-        .insertInto("events")
-        .values({ id, tenant_id: event.tenantId, type: event.type, occurred_at: timestamp, payload: JSON.stringify(payload), dispatched_at: null })
-        .execute();
+      await queries.insert(trx, { id, tenant_id: event.tenantId, type: event.type, occurred_at: timestamp, payload: JSON.stringify(payload), dispatched_at: null });
       return id;
     },
   };

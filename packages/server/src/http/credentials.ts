@@ -1,11 +1,11 @@
 /**
- * The three credential layers of SPEC §5. Each route names the kinds it accepts in
+ * The three credential layers: operator sessions, control keys and broker JWTs. Each route names the kinds it accepts in
  * `config.credentials`; a credential of another kind is refused with 401 before any lookup.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { decodeProtectedHeader } from "jose";
 import { BrokerError, unauthorized } from "../errors.js";
-import { isUuid, type AgentAppId, type ControlKeyId, type Env, type TenantId } from "../ids.js";
+import { isUuid, type AgentAppId, type ControlKeyId, type TestOrLive, type TenantId } from "../ids.js";
 import type { OperatorVerifier } from "../identity/operator-verifier.js";
 import type { ControlKeyService } from "../keys/control-key-service.js";
 import type { TenantService, Role } from "../tenants/tenant-service.js";
@@ -14,8 +14,8 @@ import { BROKER_JWT_TYPE, type BrokerJwts } from "../tokens/broker-jwt.js";
 export type CredentialKind = "operator" | "control_key" | "broker_jwt";
 
 export type OperatorCredential = { kind: "operator"; tenantId: TenantId; issuer: string; subject: string; role: Role; memberId: string };
-export type ControlKeyCredential = { kind: "control_key"; tenantId: TenantId; keyId: ControlKeyId; env: Env };
-export type BrokerJwtCredential = { kind: "broker_jwt"; tenantId: TenantId; agentAppId: AgentAppId; env: Env; jti: string };
+export type ControlKeyCredential = { kind: "control_key"; tenantId: TenantId; keyId: ControlKeyId; env: TestOrLive };
+export type BrokerJwtCredential = { kind: "broker_jwt"; tenantId: TenantId; agentAppId: AgentAppId; env: TestOrLive; endUserId: string | null; jti: string };
 export type Credential = OperatorCredential | ControlKeyCredential | BrokerJwtCredential;
 
 declare module "fastify" {
@@ -25,6 +25,8 @@ declare module "fastify" {
     role?: Role;
     /** Status and code for a request that fails its schema, where 400 invalid_request does not fit. */
     validationError?: { status: number; code: string };
+    /** A page a person opens in a browser: errors are an HTML page when the client accepts HTML. */
+    htmlErrors?: boolean;
   }
   interface FastifyRequest {
     credential: Credential;
@@ -46,7 +48,7 @@ type CredentialDeps = {
   brokerJwts: Pick<BrokerJwts, "verify">;
 };
 
-function bearerToken(request: FastifyRequest): string {
+export function bearerToken(request: FastifyRequest): string {
   const header = request.headers.authorization;
   if (!header) throw unauthorized("missing Authorization: Bearer credential");
   const match = /^Bearer +(\S+)\s*$/i.exec(header);
@@ -92,10 +94,15 @@ export function registerCredentials(app: FastifyInstance, deps: CredentialDeps) 
         return { kind, ...(await deps.controlKeys.authenticate(token)) };
       case "broker_jwt": {
         const principal = await deps.brokerJwts.verify(token);
-        return { kind, tenantId: principal.tenantId, agentAppId: principal.agentAppId, env: principal.env, jti: principal.jti };
+        return { kind, tenantId: principal.tenantId, agentAppId: principal.agentAppId, env: principal.env, endUserId: principal.endUserId, jti: principal.jti };
       }
       case "operator":
-        return authenticateOperator(request, token);
+        if (!accepted.includes("broker_jwt")) return authenticateOperator(request, token);
+        // Where agents call too, a JWT that is not a broker JWT may be a mangled one: say what would do.
+        return authenticateOperator(request, token).catch((error: unknown) => {
+          if (!(error instanceof BrokerError) || error.code !== "unauthorized") throw error;
+          throw unauthorized(`${error.message}; this route takes a broker JWT (typ broker+jwt, from POST /v1/broker/token), a control key or an operator token`);
+        });
     }
   }
 

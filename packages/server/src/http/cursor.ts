@@ -1,4 +1,5 @@
 import { BrokerError } from "../errors.js";
+import { findUnstorableText } from "./storable-text.js";
 
 /** Opaque cursors: base64url JSON, so clients cannot build or depend on their contents. */
 export const encodeCursor = (value: Record<string, string | number>) => Buffer.from(JSON.stringify(value)).toString("base64url");
@@ -8,11 +9,16 @@ export const invalidCursor = () =>
 
 const isCursorValue = (value: unknown) => typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
 
-/** Checks that the keys are present and hold strings or numbers; callers check finer types. */
+/**
+ * Checks that the keys are present and hold strings or numbers that the database can compare
+ * with (no NUL, no lone surrogate: the cursor's values go into a query); callers check finer types.
+ */
 export function decodeCursor<T extends Record<string, string | number>>(cursor: string, keys: (keyof T)[]): T {
   try {
     const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as T;
-    if (value && typeof value === "object" && keys.every((k) => k in value && isCursorValue(value[k]))) return value;
+    if (value && typeof value === "object" && keys.every((k) => k in value && isCursorValue(value[k])) && findUnstorableText(value).length === 0) {
+      return value;
+    }
   } catch {
     // fall through
   }

@@ -1,10 +1,15 @@
-/** The one place where any thrown error becomes the SPEC §7 envelope. */
+/** The one place where any thrown error becomes the error envelope. */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { BrokerError, type ErrorCode } from "../errors.js";
+import { describeIssues, type ValidationIssue } from "../shared/validation-issues.js";
+import { databaseUnavailableReason } from "../store/database-errors.js";
+import { errorPage, sendPage, wantsHtml } from "./html-page.js";
 
 type Envelope = { ok: false; error: { code: string; message: string; details?: Record<string, unknown>; request_id?: string } };
 
 export function sendError(reply: FastifyReply, status: number, code: ErrorCode | string, message: string, details?: Record<string, unknown>) {
+  // The same error, as a page, for a person's browser on a browser route (the request id is in the header).
+  if (wantsHtml(reply.request)) return sendPage(reply, status, errorPage(status, message));
   const body: Envelope = { ok: false, error: { code, message, ...(details ? { details } : {}), request_id: String(reply.request.id) } };
   return reply.code(status).type("application/json; charset=utf-8").send(body);
 }
@@ -17,30 +22,40 @@ const FRAMEWORK_ERRORS: Record<string, { status: number; code: ErrorCode; messag
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: "invalid_json", message: "the body is not valid JSON" },
 };
 
-type ValidationIssue = { instancePath?: string; message?: string; params?: Record<string, unknown>; keyword?: string };
-
 function describeValidation(error: FastifyError & { validation: ValidationIssue[]; validationContext?: string }) {
   const where = error.validationContext ?? "body";
-  const fields = error.validation.map((issue) => {
-    const missing = issue.params?.missingProperty;
-    const extra = issue.params?.additionalProperty;
-    const base = issue.instancePath ?? "";
-    const path = missing ? `${base}/${String(missing)}` : extra ? `${base}/${String(extra)}` : base;
-    return {
-      location: where,
-      field: path || "/",
-      message: extra ? "is not an allowed property" : (issue.message ?? "is invalid"),
-    };
-  });
+  const fields = describeIssues(error.validation).map(({ field, message }) => ({ location: where, field, message }));
   return { message: `the request ${where} is invalid: ${fields.map((f) => `${f.field} ${f.message}`).join("; ")}`, fields };
 }
 
+/**
+ * The database being unreachable (or its file unusable) says nothing about the request: 503, and
+ * the caller may retry. Checked before anything else, also behind a BrokerError that wraps it
+ * (e.g. the vault reporting its storage failed). Logged at warn with the reason code only.
+ */
+function sendDatabaseUnavailable(request: FastifyRequest, reply: FastifyReply, reason: string) {
+  request.log.warn({ code: "service_unavailable", reason }, "the database is unavailable");
+  reply.header("retry-after", DATABASE_RETRY_AFTER_SECONDS);
+  return sendError(reply, 503, "service_unavailable", "the database is unavailable; retry shortly");
+}
+
+const DATABASE_RETRY_AFTER_SECONDS = "2";
+
+/** A path is echoed (without its query) up to this many characters, so no answer repeats a huge URL. */
+const MAX_ECHOED_PATH = 200;
+const echoedPath = (url: string) => {
+  const path = url.split("?")[0]!;
+  return path.length > MAX_ECHOED_PATH ? `${path.slice(0, MAX_ECHOED_PATH)}…` : path;
+};
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) =>
-    sendError(reply, 404, "not_found", `no route for ${request.method} ${request.url.split("?")[0]}`),
+    sendError(reply, 404, "not_found", `no route for ${request.method} ${echoedPath(request.url)}`),
   );
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    const databaseDown = !(error instanceof BrokerError) || error.status >= 500 ? databaseUnavailableReason(error) : undefined;
+    if (databaseDown) return sendDatabaseUnavailable(request, reply, databaseDown);
     if (error instanceof BrokerError) {
       if (error.headers) reply.headers(error.headers);
       if (error.status >= 500) request.log.warn({ code: error.code, err: error.cause ?? error }, error.message);

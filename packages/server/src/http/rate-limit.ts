@@ -8,7 +8,8 @@ import { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { BrokerError } from "../errors.js";
 
-export type RateLimiter = { consume(key: string, reply: FastifyReply): Promise<void> };
+/** `reply` receives the RateLimit-* headers; MCP's tools/call, which answers in a result, passes none. */
+export type RateLimiter = { consume(key: string, reply?: FastifyReply): Promise<void> };
 
 export function createRateLimiter(options: { name: string; perMinute: number; redis?: Redis | undefined }): RateLimiter {
   const settings = { keyPrefix: `toolbroker:${options.name}`, points: options.perMinute, duration: 60 };
@@ -17,7 +18,8 @@ export function createRateLimiter(options: { name: string; perMinute: number; re
     : new RateLimiterMemory(settings);
   let connecting = options.redis ? firstConnection(options.redis) : undefined;
 
-  const setHeaders = (reply: FastifyReply, result: RateLimiterRes) => {
+  const setHeaders = (reply: FastifyReply | undefined, result: RateLimiterRes) => {
+    if (!reply) return;
     reply.header("ratelimit-limit", String(options.perMinute));
     reply.header("ratelimit-remaining", String(Math.max(0, result.remainingPoints)));
     reply.header("ratelimit-reset", String(Math.ceil(result.msBeforeNext / 1000)));

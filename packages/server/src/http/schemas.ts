@@ -1,9 +1,15 @@
+import { END_USER_ID_PATTERN } from "../end-users/end-user-id.js";
 import { Type, type TSchema } from "@sinclair/typebox";
 
 /** A string enum that validates and documents as `{type: string, enum}` (clearer errors than anyOf). */
 export const StringEnum = <const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) =>
   Type.Unsafe<T[number]>({ type: "string", enum: [...values], ...options });
 
+export const EndUserId = Type.String({
+  pattern: END_USER_ID_PATTERN,
+  description: "Your own id for one of your users (1–255 characters, no control characters); the broker treats it as opaque",
+});
+export const Label = Type.String({ minLength: 1, maxLength: 100, pattern: "^[^\\u0000-\\u001F\\u007F]+$", description: "A name to tell accounts apart: 1–100 characters, no control characters" });
 export const Uuid = Type.String({ format: "uuid", description: "A UUID" });
 export const Timestamp = Type.String({ format: "date-time" });
 export const EnvSchema = StringEnum(["test", "live"] as const);

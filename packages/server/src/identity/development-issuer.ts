@@ -49,5 +49,8 @@ export function parseTtl(value: string): number {
   const match = /^(\d+)([smhd]?)$/.exec(value.trim());
   if (!match) throw new Error(`--ttl must look like 90s, 15m, 1h or 1d (got "${value}")`);
   const unit = { "": 1, s: 1, m: 60, h: 3600, d: 86_400 }[match[2] as "" | "s" | "m" | "h" | "d"];
-  return Number(match[1]) * unit;
+  const seconds = Number(match[1]) * unit;
+  // A token that is expired when printed helps nobody.
+  if (seconds < 1) throw new Error(`--ttl must be at least 1s (got "${value}")`);
+  return seconds;
 }

@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { crc32 } from "node:zlib";
-import type { Env } from "../ids.js";
+import type { TestOrLive } from "../ids.js";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const SECRET_LENGTH = 32;
@@ -32,12 +32,12 @@ function checksum(body: string): string {
   return out;
 }
 
-export function generateControlKey(env: Env): string {
+export function generateControlKey(env: TestOrLive): string {
   const body = `bk_${env}_${base62(randomBytes(48), SECRET_LENGTH)}`;
   return body + checksum(body);
 }
 
-export type ParsedControlKey = { env: Env; hash: string; displayPrefix: string };
+export type ParsedControlKey = { env: TestOrLive; hash: string; displayPrefix: string };
 
 /** Returns undefined for anything that is not a well-formed key with a valid checksum. */
 export function parseControlKey(key: string): ParsedControlKey | undefined {
@@ -45,7 +45,7 @@ export function parseControlKey(key: string): ParsedControlKey | undefined {
   if (!match) return undefined;
   const body = key.slice(0, key.length - CHECKSUM_LENGTH);
   if (checksum(body) !== match[3]) return undefined;
-  return { env: match[1] as Env, hash: hashControlKey(key), displayPrefix: key.slice(0, `bk_${match[1]}_`.length + 4) };
+  return { env: match[1] as TestOrLive, hash: hashControlKey(key), displayPrefix: key.slice(0, `bk_${match[1]}_`.length + 4) };
 }
 
 export const hashControlKey = (key: string) => createHash("sha256").update(key).digest("hex");

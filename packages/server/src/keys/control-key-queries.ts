@@ -1,21 +1,24 @@
-import type { Executor } from "../store/database.js";
+import type { Executor, Store } from "../store/database.js";
 import type { ControlKeysTable } from "../store/schema.js";
 
-export function createControlKeyQueries() {
+/** Every query on `control_keys`, bound to the store; a transaction may be passed last. */
+export function createControlKeyQueries({ db: storeDb }: Pick<Store, "db">) {
   return {
-    insert: (db: Executor, row: ControlKeysTable) => db.insertInto("control_keys").values(row).execute(),
+    insert: (row: ControlKeysTable, db: Executor = storeDb) => db.insertInto("control_keys").values(row).execute(),
 
-    list: (db: Executor, tenantId: string) =>
+    list: (tenantId: string, db: Executor = storeDb) =>
       db.selectFrom("control_keys").selectAll().where("tenant_id", "=", tenantId).orderBy("created_at").orderBy("id").execute(),
 
-    find: (db: Executor, tenantId: string, id: string) =>
+    find: (tenantId: string, id: string, db: Executor = storeDb) =>
       db.selectFrom("control_keys").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst(),
 
-    findByHash: (db: Executor, keyHash: string) =>
+    findByHash: (keyHash: string, db: Executor = storeDb) =>
       db.selectFrom("control_keys").select(["id", "tenant_id", "env", "revoked_at"]).where("key_hash", "=", keyHash).executeTakeFirst(),
 
-    markRevoked: (db: Executor, id: string, at: string) => db.updateTable("control_keys").set({ revoked_at: at }).where("id", "=", id).execute(),
+    markRevoked: (id: string, at: string, db: Executor = storeDb) => db.updateTable("control_keys").set({ revoked_at: at }).where("id", "=", id).execute(),
 
-    touchLastUsed: (db: Executor, id: string, at: string) => db.updateTable("control_keys").set({ last_used_at: at }).where("id", "=", id).execute(),
+    touchLastUsed: (id: string, at: string, db: Executor = storeDb) => db.updateTable("control_keys").set({ last_used_at: at }).where("id", "=", id).execute(),
   };
 }
+
+export type ControlKeyQueries = ReturnType<typeof createControlKeyQueries>;

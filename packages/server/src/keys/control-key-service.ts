@@ -2,16 +2,16 @@ import { randomUUID } from "node:crypto";
 import type { AuditActor, AuditLog } from "../audit/audit-log.js";
 import type { Clock } from "../clock.js";
 import { notFound, unauthorized } from "../errors.js";
-import type { ControlKeyId, Env, TenantId } from "../ids.js";
+import type { ControlKeyId, TestOrLive, TenantId } from "../ids.js";
 import type { Store } from "../store/database.js";
 import type { ControlKeysTable } from "../store/schema.js";
 import { generateControlKey, parseControlKey } from "./control-key-format.js";
-import { createControlKeyQueries } from "./control-key-queries.js";
+import type { ControlKeyQueries } from "./control-key-queries.js";
 import { createLastUsedRecorder, createTtlCache } from "../ttl-cache.js";
 
 export type ControlKeyInfo = {
   id: ControlKeyId;
-  env: Env;
+  env: TestOrLive;
   name: string;
   prefix: string;
   status: "active" | "revoked";
@@ -20,7 +20,7 @@ export type ControlKeyInfo = {
   last_used_at: string | null;
 };
 
-export type ControlKeyPrincipal = { keyId: ControlKeyId; tenantId: TenantId; env: Env };
+export type ControlKeyPrincipal = { keyId: ControlKeyId; tenantId: TenantId; env: TestOrLive };
 
 const toInfo = (row: ControlKeysTable): ControlKeyInfo => ({
   id: row.id as ControlKeyId,
@@ -39,16 +39,14 @@ const toInfo = (row: ControlKeysTable): ControlKeyInfo => ({
  */
 const KEY_CACHE_TTL_MS = 2_000;
 
-type ControlKeyServiceDeps = { store: Pick<Store, "db">; clock: Clock; audit: Pick<AuditLog, "appendIn"> };
+type ControlKeyServiceDeps = { store: Pick<Store, "db">; queries: ControlKeyQueries; clock: Clock; audit: Pick<AuditLog, "appendIn"> };
 
-export function createControlKeyService({ store, clock, audit }: ControlKeyServiceDeps) {
-  const { db } = store;
-  const queries = createControlKeyQueries();
+export function createControlKeyService({ store, queries, clock, audit }: ControlKeyServiceDeps) {
   const verified = createTtlCache<ControlKeyPrincipal>({ clock, ttlMs: KEY_CACHE_TTL_MS });
-  const touchLastUsed = createLastUsedRecorder({ clock, write: (id, at) => queries.touchLastUsed(db, id, at) });
+  const touchLastUsed = createLastUsedRecorder({ clock, write: (id, at) => queries.touchLastUsed(id, at) });
 
   return {
-    async create(tenantId: string, env: Env, name: string, actor: AuditActor) {
+    async create(tenantId: string, env: TestOrLive, name: string, actor: AuditActor) {
       const key = generateControlKey(env);
       const parsed = parseControlKey(key)!;
       const row: ControlKeysTable = {
@@ -62,8 +60,8 @@ export function createControlKeyService({ store, clock, audit }: ControlKeyServi
         revoked_at: null,
         last_used_at: null,
       };
-      await db.transaction().execute(async (trx) => {
-        await queries.insert(trx, row);
+      await store.db.transaction().execute(async (trx) => {
+        await queries.insert(row, trx);
         await audit.appendIn(trx, {
           tenantId,
           actor,
@@ -76,21 +74,27 @@ export function createControlKeyService({ store, clock, audit }: ControlKeyServi
     },
 
     async list(tenantId: string): Promise<ControlKeyInfo[]> {
-      const rows = await queries.list(db, tenantId);
+      const rows = await queries.list(tenantId);
       return rows.map(toInfo);
     },
 
     async revoke(tenantId: string, id: string, actor: AuditActor): Promise<ControlKeyInfo> {
-      const row = await queries.find(db, tenantId, id);
+      const row = await queries.find(tenantId, id);
       if (!row) throw notFound("control key");
       if (row.revoked_at) return toInfo(row);
       const revokedAt = clock.now().toISOString();
-      await db.transaction().execute(async (trx) => {
-        await queries.markRevoked(trx, id, revokedAt);
+      await store.db.transaction().execute(async (trx) => {
+        await queries.markRevoked(id, revokedAt, trx);
         verified.delete(row.key_hash);
         await audit.appendIn(trx, { tenantId, actor, action: "control_key.revoked", target: { type: "control_key", id } });
       });
       return toInfo({ ...row, revoked_at: revokedAt });
+    },
+
+    /** Whether a key exists in this tenant and was not revoked (connect sessions die with the key that made them). */
+    async isActive(tenantId: string, id: string): Promise<boolean> {
+      const row = await queries.find(tenantId, id);
+      return row !== undefined && !row.revoked_at;
     },
 
     /** Malformed keys and bad checksums fail before the database is touched. */
@@ -102,7 +106,7 @@ export function createControlKeyService({ store, clock, audit }: ControlKeyServi
         await touchLastUsed(cached.keyId);
         return cached;
       }
-      const row = await queries.findByHash(db, parsed.hash);
+      const row = await queries.findByHash(parsed.hash);
       if (!row || row.revoked_at) throw unauthorized("the control key is unknown or revoked");
       await touchLastUsed(row.id);
       const principal = { keyId: row.id as ControlKeyId, tenantId: row.tenant_id as TenantId, env: row.env };

@@ -1,14 +1,14 @@
-/** Every query of the metering domain: usage counts and which usage events were reported. */
-import type { Executor } from "../store/database.js";
+/** Every query of the metering domain: usage counts and which usage events were reported. Bound to the store; a transaction may be passed last. */
+import type { Executor, Store } from "../store/database.js";
 import type { UsageEventsTable } from "../store/schema.js";
 
 export type UsageByEnv = { test: number; live: number };
 export type PendingUsage = Pick<UsageEventsTable, "id" | "tenant_id" | "env" | "period" | "occurred_at">;
 
-export function createMeteringQueries() {
+export function createMeteringQueries({ db: storeDb }: Pick<Store, "db">) {
   return {
     /** Executions of a tenant's period, per env: one `usage_events` row per invocation. */
-    async usageByEnv(db: Executor, tenantId: string, period: string): Promise<UsageByEnv> {
+    async usageByEnv(tenantId: string, period: string, db: Executor = storeDb): Promise<UsageByEnv> {
       const rows = await db
         .selectFrom("usage_events")
         .select(["env", (eb) => eb.fn.countAll<number>().as("n")])
@@ -22,7 +22,7 @@ export function createMeteringQueries() {
     },
 
     /** Usage events not yet reported to the processor, oldest first. */
-    async pendingUsage(db: Executor, tenantId: string, limit: number): Promise<PendingUsage[]> {
+    async pendingUsage(tenantId: string, limit: number, db: Executor = storeDb): Promise<PendingUsage[]> {
       return db
         .selectFrom("usage_events as u")
         .leftJoin("metering_reports as r", "r.usage_event_id", "u.id")
@@ -35,7 +35,7 @@ export function createMeteringQueries() {
         .execute();
     },
 
-    async markReported(db: Executor, events: readonly PendingUsage[], mode: string, reportedAt: string): Promise<void> {
+    async markReported(events: readonly PendingUsage[], mode: string, reportedAt: string, db: Executor = storeDb): Promise<void> {
       if (events.length === 0) return;
       await db
         .insertInto("metering_reports")
@@ -44,7 +44,7 @@ export function createMeteringQueries() {
         .execute();
     },
 
-    async reportedCount(db: Executor, tenantId: string, period: string): Promise<number> {
+    async reportedCount(tenantId: string, period: string, db: Executor = storeDb): Promise<number> {
       const row = await db
         .selectFrom("metering_reports")
         .select((eb) => eb.fn.countAll<number>().as("n"))

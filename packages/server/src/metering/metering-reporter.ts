@@ -6,11 +6,11 @@
  * `test` mode reports to the test ledger in the broker's own database (test-ledger.ts); `off`
  * reports nothing. A real processor is a third implementation (docs/billing.md).
  */
-import type { Env } from "../ids.js";
+import type { TestOrLive } from "../ids.js";
 
 export type MeteringMode = "test" | "off";
 
-/** The one meter the broker reports: tool executions that reached the upstream (SPEC §8.2). */
+/** The one meter the broker reports: tool executions that reached the upstream. */
 export const EXECUTIONS_METER = "tool_executions";
 
 export type MeterEvent = {
@@ -18,7 +18,7 @@ export type MeterEvent = {
   idempotencyKey: string;
   tenantId: string;
   meter: typeof EXECUTIONS_METER;
-  env: Env;
+  env: TestOrLive;
   /** `YYYY-MM`, UTC: the billing period the usage belongs to. */
   period: string;
   quantity: number;

@@ -10,24 +10,23 @@
  * re-reports the same keys, which the processor counts once.
  */
 import type { Clock } from "../clock.js";
-import type { Env } from "../ids.js";
+import type { TestOrLive } from "../ids.js";
 import type { Executor } from "../store/database.js";
 import type { MeteringQueries, UsageByEnv } from "./metering-queries.js";
 import { EXECUTIONS_METER, type MeterEvent, type MeteringMode, type MeteringReporter, type ReportResult } from "./metering-reporter.js";
 
 const SYNC_BATCH = 500;
 
-type MeteringServiceDeps = { db: Executor; clock: Clock; reporter: MeteringReporter; queries: MeteringQueries };
+type MeteringServiceDeps = { clock: Clock; reporter: MeteringReporter; queries: MeteringQueries };
 
 export type MeteringStatus = { mode: MeteringMode; reported_executions: number; unreported_executions: number };
 
-export function createMeteringService({ db, clock, reporter, queries }: MeteringServiceDeps) {
+export function createMeteringService({ clock, reporter, queries }: MeteringServiceDeps) {
   return {
     mode: reporter.mode,
 
     /** Executions of a tenant's period per env; pass a transaction to read inside it. */
-    usageByEnv: (tenantId: string, period: string, executor: Executor = db): Promise<UsageByEnv> =>
-      queries.usageByEnv(executor, tenantId, period),
+    usageByEnv: (tenantId: string, period: string, db?: Executor): Promise<UsageByEnv> => queries.usageByEnv(tenantId, period, db),
 
     /** Reports up to `maxEvents` unreported usage events of the tenant. A no-op when metering is off. */
     async sync(tenantId: string, maxEvents = Number.POSITIVE_INFINITY): Promise<ReportResult> {
@@ -35,19 +34,19 @@ export function createMeteringService({ db, clock, reporter, queries }: Metering
       if (reporter.mode === "off") return total;
       let remaining = maxEvents;
       while (remaining > 0) {
-        const pending = await queries.pendingUsage(db, tenantId, Math.min(SYNC_BATCH, remaining));
+        const pending = await queries.pendingUsage(tenantId, Math.min(SYNC_BATCH, remaining));
         if (pending.length === 0) break;
         const events: MeterEvent[] = pending.map((usage) => ({
           idempotencyKey: usage.id,
           tenantId: usage.tenant_id,
           meter: EXECUTIONS_METER,
-          env: usage.env as Env,
+          env: usage.env as TestOrLive,
           period: usage.period,
           quantity: 1,
           occurredAt: usage.occurred_at,
         }));
         const result = await reporter.report(events);
-        await queries.markReported(db, pending, reporter.mode, clock.now().toISOString());
+        await queries.markReported(pending, reporter.mode, clock.now().toISOString());
         total.recorded += result.recorded;
         total.duplicates += result.duplicates;
         remaining -= pending.length;
@@ -55,8 +54,8 @@ export function createMeteringService({ db, clock, reporter, queries }: Metering
       return total;
     },
 
-    async status(tenantId: string, period: string, executions: number, executor: Executor = db): Promise<MeteringStatus> {
-      const reported = await queries.reportedCount(executor, tenantId, period);
+    async status(tenantId: string, period: string, executions: number, db?: Executor): Promise<MeteringStatus> {
+      const reported = await queries.reportedCount(tenantId, period, db);
       return { mode: reporter.mode, reported_executions: reported, unreported_executions: Math.max(0, executions - reported) };
     },
   };

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import type { App } from "../http/app-type.js";
 import { actorOf } from "../http/credentials.js";
-import { EnvSchema, errorResponses, StringEnum, Timestamp, Uuid } from "../http/schemas.js";
-import type { Env } from "../ids.js";
+import { EndUserId, EnvSchema, errorResponses, StringEnum, Timestamp, Uuid } from "../http/schemas.js";
+import type { TestOrLive } from "../ids.js";
 import type { AgentAppService } from "../agent-apps/agent-app-service.js";
 import type { ToolCatalogue } from "../tools/tool-catalogue.js";
 import { POLICY_EFFECTS, PolicyRules } from "./policy-document.js";
@@ -38,9 +38,36 @@ export function registerPolicyRoutes(app: App, deps: { policies: PolicyService; 
     "/v1/policy",
     {
       config: { credentials: ["operator"] },
-      schema: { tags, summary: "The tenant's current policy for one env", querystring: Type.Object({ env: Type.Optional(EnvSchema) }, { additionalProperties: false }), response: { 200: PolicyDocument, ...errorResponses(400, 401) } },
+      schema: {
+        tags,
+        summary: "The tenant's current policy for one env, or an earlier version",
+        querystring: Type.Object(
+          { env: Type.Optional(EnvSchema), version: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: "An earlier version (see /v1/policy/versions)" })) },
+          { additionalProperties: false },
+        ),
+        response: { 200: PolicyDocument, ...errorResponses(400, 401, 404) },
+      },
     },
-    async (request) => deps.policies.get(request.credential.tenantId, (request.query.env ?? "test") as Env),
+    async (request) => deps.policies.get(request.credential.tenantId, (request.query.env ?? "test") as TestOrLive, request.query.version),
+  );
+
+  app.get(
+    "/v1/policy/versions",
+    {
+      config: { credentials: ["operator"] },
+      schema: {
+        tags,
+        summary: "The policy's versions for one env, newest first (the last 200)",
+        querystring: Type.Object({ env: Type.Optional(EnvSchema) }, { additionalProperties: false }),
+        response: {
+          200: Type.Object({
+            data: Type.Array(Type.Object({ version: Type.Integer(), created_at: Timestamp, updated_by: Type.String(), rule_count: Type.Integer() })),
+          }),
+          ...errorResponses(400, 401),
+        },
+      },
+    },
+    async (request) => ({ data: await deps.policies.history(request.credential.tenantId, (request.query.env ?? "test") as TestOrLive) }),
   );
 
   app.put(
@@ -50,12 +77,13 @@ export function registerPolicyRoutes(app: App, deps: { policies: PolicyService; 
       schema: {
         tags,
         summary: "Replace the policy for one env (a new version)",
-        description: "Unknown fields, invalid regexes, unknown tools, duplicate rule ids → 422 `unprocessable` with the JSON path of the fault in error.details.fields.",
+        description:
+          "Unknown fields, regexes RE2 does not accept (backreferences, lookaround, over the size limits), unknown tools, duplicate rule ids → 422 `unprocessable` with the JSON path of the fault in error.details.fields.",
         body: Type.Object({ env: Type.Optional(EnvSchema), rules: PolicyRules }, { additionalProperties: false }),
         response: { 200: PolicyDocument, ...errorResponses(401, 403, 415, 422) },
       },
     },
-    async (request) => deps.policies.put(request.credential.tenantId, (request.body.env ?? "test") as Env, request.body.rules, actorOf(request.credential)),
+    async (request) => deps.policies.put(request.credential.tenantId, (request.body.env ?? "test") as TestOrLive, request.body.rules, actorOf(request.credential)),
   );
 
   app.post(
@@ -65,8 +93,15 @@ export function registerPolicyRoutes(app: App, deps: { policies: PolicyService; 
       schema: {
         tags,
         summary: "What the policy would decide for a call, without executing anything",
+        description: "`end_user_id` is the end user the call would act for (as `end_user_id` in a broker JWT or an execute body); omit it for a call acting for no end user.",
         body: Type.Object(
-          { agent_app_id: Uuid, env: EnvSchema, tool_name: Type.String({ minLength: 1, maxLength: 200 }), arguments: Type.Object({}, { additionalProperties: true }) },
+          {
+            agent_app_id: Uuid,
+            env: EnvSchema,
+            tool_name: Type.String({ minLength: 1, maxLength: 200 }),
+            arguments: Type.Object({}, { additionalProperties: true }),
+            end_user_id: Type.Optional(EndUserId),
+          },
           { additionalProperties: false },
         ),
         response: { 200: Decision, ...errorResponses(400, 401, 404, 415) },
@@ -77,8 +112,8 @@ export function registerPolicyRoutes(app: App, deps: { policies: PolicyService; 
       const { agent_app_id, env, tool_name } = request.body;
       await deps.agentApps.get(tenantId, agent_app_id);
       const { tool } = deps.toolCatalogue.resolve(tool_name);
-      const policy = await deps.policies.current(tenantId, env as Env);
-      const decision = policy.evaluate({ toolName: tool.name, risk: tool.risk, agentAppId: agent_app_id, arguments: request.body.arguments });
+      const policy = await deps.policies.current(tenantId, env as TestOrLive);
+      const decision = policy.evaluate({ toolName: tool.name, risk: tool.risk, agentAppId: agent_app_id, endUserId: request.body.end_user_id ?? null, arguments: request.body.arguments });
       return { decision: decision.effect, rule_id: decision.rule_id, reason: decision.reason, policy_version: policy.version, risk: tool.risk };
     },
   );

@@ -6,28 +6,34 @@
 import { randomUUID } from "node:crypto";
 import type { AuditActor, AuditLog } from "../audit/audit-log.js";
 import type { Clock } from "../clock.js";
-import type { Env } from "../ids.js";
+import { notFound } from "../errors.js";
+import type { TestOrLive } from "../ids.js";
 import type { Store } from "../store/database.js";
+import type { ToolCatalogue } from "../tools/tool-catalogue.js";
 import { compilePolicy, type CompiledPolicy } from "./policy-engine.js";
 import { validateRules, type PolicyRule } from "./policy-document.js";
-import { createPolicyQueries } from "./policy-queries.js";
+import type { PolicyQueries } from "./policy-queries.js";
 import { createTtlCache } from "../ttl-cache.js";
 
 const CACHE_TTL_MS = 5_000;
+const MAX_COMPILED = 10_000;
 
-type PolicyServiceDeps = { store: Pick<Store, "db" | "lock">; audit: Pick<AuditLog, "appendIn">; clock: Clock; knownTools: () => string[] };
+type PolicyServiceDeps = { store: Pick<Store, "db" | "lock">; queries: PolicyQueries; audit: Pick<AuditLog, "appendIn">; clock: Clock; tools: Pick<ToolCatalogue, "names" | "has" | "resolve"> };
 
-export function createPolicyService({ store, audit, clock, knownTools }: PolicyServiceDeps) {
-  const { db } = store;
+export function createPolicyService({ store, queries, audit, clock, tools }: PolicyServiceDeps) {
   const cache = createTtlCache<CompiledPolicy>({ clock, ttlMs: CACHE_TTL_MS });
-  const cacheKey = (tenantId: string, env: Env) => `${tenantId}:${env}`;
+  const cacheKey = (tenantId: string, env: TestOrLive) => `${tenantId}:${env}`;
+  /** The last compiled version per key: an expired cache entry re-reads the version, and compiles only a new one. */
+  const compiled = new Map<string, CompiledPolicy>();
+  const caseInsensitiveArguments = (toolName: string) => (tools.has(toolName) ? (tools.resolve(toolName).tool.caseInsensitiveArguments ?? []) : []);
 
-  const queries = createPolicyQueries();
-  const latest = (tenantId: string, env: Env) => queries.latest(db, tenantId, env);
+  const latest = (tenantId: string, env: TestOrLive) => queries.latest(tenantId, env);
 
   return {
-    async get(tenantId: string, env: Env) {
-      const row = await latest(tenantId, env);
+    /** The current document, or an earlier version (404 for a version that never existed). */
+    async get(tenantId: string, env: TestOrLive, version?: number) {
+      const row = version === undefined ? await latest(tenantId, env) : await queries.version(tenantId, env, version);
+      if (version !== undefined && !row) throw notFound(`policy version ${version}`);
       return {
         env,
         version: row?.version ?? 0,
@@ -37,14 +43,20 @@ export function createPolicyService({ store, audit, clock, knownTools }: PolicyS
       };
     },
 
-    async put(tenantId: string, env: Env, rules: PolicyRule[], actor: AuditActor) {
-      validateRules(rules, knownTools());
+    /** Every version written, newest first (the last 200). */
+    async history(tenantId: string, env: TestOrLive) {
+      const rows = await queries.history(tenantId, env, 200);
+      return rows.map((row) => ({ version: row.version, created_at: row.created_at, updated_by: row.created_by, rule_count: (JSON.parse(row.document) as unknown[]).length }));
+    },
+
+    async put(tenantId: string, env: TestOrLive, rules: PolicyRule[], actor: AuditActor) {
+      validateRules(rules, tools.names());
       const at = clock.now().toISOString();
-      const version = await db.transaction().execute(async (trx) => {
+      const version = await store.db.transaction().execute(async (trx) => {
         await store.lock(trx, `policy:${tenantId}:${env}`);
-        const current = await queries.latest(trx, tenantId, env);
+        const current = await queries.latest(tenantId, env, trx);
         const next = (current?.version ?? 0) + 1;
-        await queries.insert(trx, { id: randomUUID(), tenant_id: tenantId, env, version: next, document: JSON.stringify(rules), created_at: at, created_by: actor.id });
+        await queries.insert({ id: randomUUID(), tenant_id: tenantId, env, version: next, document: JSON.stringify(rules), created_at: at, created_by: actor.id }, trx);
         await audit.appendIn(trx, { tenantId, actor, action: "policy.updated", target: { type: "policy", id: `${env}:v${next}` }, data: { env, version: next, rules: rules.length } });
         return next;
       });
@@ -53,12 +65,18 @@ export function createPolicyService({ store, audit, clock, knownTools }: PolicyS
     },
 
     /** The compiled policy for the execute path. */
-    async current(tenantId: string, env: Env): Promise<CompiledPolicy> {
+    async current(tenantId: string, env: TestOrLive): Promise<CompiledPolicy> {
       const key = cacheKey(tenantId, env);
       const hit = cache.get(key);
       if (hit) return hit;
       const row = await latest(tenantId, env);
-      const policy = compilePolicy(row?.version ?? 0, row ? (JSON.parse(row.document) as PolicyRule[]) : []);
+      const version = row?.version ?? 0;
+      let policy = compiled.get(key);
+      if (policy?.version !== version) {
+        policy = compilePolicy(version, row ? (JSON.parse(row.document) as PolicyRule[]) : [], caseInsensitiveArguments);
+        if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value!);
+        compiled.set(key, policy);
+      }
       cache.set(key, policy);
       return policy;
     },

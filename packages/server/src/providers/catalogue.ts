@@ -3,7 +3,7 @@
  * `BROKER_PROVIDER_<NAME>_*` overrides them, and its OAuth client credentials.
  */
 import type { Config, ProviderOverrides } from "../config.js";
-import { BrokerError, notFound } from "../errors.js";
+import { BrokerError } from "../errors.js";
 import { chatProvider } from "./chat/chat-provider.js";
 import type { OAuthSettings, ProviderDefinition, ToolDefinition } from "./provider-types.js";
 import { scmProvider } from "./scm/scm-provider.js";
@@ -51,7 +51,10 @@ export function createProviderCatalogue(config: Pick<Config, "providers">, defin
     list: () => [...providers.values()],
     get(id: string): ResolvedProvider {
       const provider = providers.get(id);
-      if (!provider) throw notFound(`provider "${id}"`);
+      if (!provider) {
+        const known = [...providers.keys()];
+        throw new BrokerError("not_found", `provider "${id}" not found; known providers: ${known.join(", ")}`, { known_providers: known });
+      }
       return provider;
     },
     /** OAuth needs a client id and secret; the 422 names the variables to set. */

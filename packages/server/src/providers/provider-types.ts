@@ -54,8 +54,21 @@ export type ToolDefinition = {
   argumentsSchema: Record<string, unknown>;
   risk: ToolRisk;
   sideEffect: SideEffect;
+  /** A write that deletes or overwrites what was there (MCP's destructiveHint); repeating it changes nothing more. */
+  destructive?: boolean;
   authModes: AuthMode[];
+  /**
+   * JSON pointers into `arguments` of the fields the vendor compares case-insensitively (GitHub
+   * owners, repositories and logins; Slack channel names). Policy conditions on them, or inside them, ignore case too, so a rule
+   * on `hello-world` also holds for `Hello-World`, which the vendor treats as the same thing.
+   */
+  caseInsensitiveArguments?: readonly string[];
   buildRequest(args: Record<string, any>): UpstreamRequest;
+  /**
+   * JSON Schema of the 2xx upstream body: what `mapResponse` relies on. A body that does not match
+   * is an `upstream_error` (`unexpected_response`), never a crash in the mapper.
+   */
+  responseSchema: Record<string, unknown>;
   /** Maps a 2xx upstream body to the tool result; may throw to report an in-band vendor error. */
   mapResponse(response: UpstreamResponse, args: Record<string, any>): unknown;
 };

@@ -18,6 +18,15 @@ export type UpstreamRequest = {
 export type UpstreamResponse = { status: number; headers: Record<string, string | string[] | undefined>; body: unknown; latencyMs: number };
 
 export const UPSTREAM_TIMEOUT_MS = 15_000;
+
+/**
+ * An upstream failure that happened before any byte of the request was written (the URL was
+ * refused, or no connection could be opened): the provider cannot have acted on it.
+ */
+export class RequestNotSentError extends BrokerError {}
+
+/** Errors of opening a connection: the request itself was never written. */
+const CONNECT_ERRORS = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
 export const MAX_UPSTREAM_RESPONSE_BYTES = 5 * 1024 * 1024;
 
 export type UpstreamClient = {
@@ -31,7 +40,7 @@ export function buildUpstreamUrl(baseUrl: string, req: Pick<UpstreamRequest, "pa
   const url = req.path === "" ? new URL(baseUrl) : new URL(req.path.replace(/^\/+/, ""), base);
   // A path like "../../other" or an absolute URL must not escape the configured API.
   if (url.origin !== base.origin || (req.path !== "" && !url.pathname.startsWith(base.pathname))) {
-    throw new BrokerError("invalid_tool_args", "the request would leave the provider's API base URL");
+    throw new RequestNotSentError("invalid_tool_args", "the request would leave the provider's API base URL");
   }
   for (const [key, value] of Object.entries(req.query ?? {})) {
     if (value !== undefined) url.searchParams.set(key, String(value));
@@ -71,6 +80,8 @@ export function createUpstreamClient(options: { timeoutMs?: number; dispatcher?:
         return { status: response.statusCode, headers: response.headers, body: parseBody(text), latencyMs: performance.now() - started };
       } catch (error) {
         if (error instanceof BrokerError) throw error;
+        const code = (error as { code?: string } | null)?.code;
+        if (code && CONNECT_ERRORS.has(code)) throw new RequestNotSentError("upstream_error", "the upstream could not be reached", { reason: "network" });
         const timedOut = error instanceof Error && /timeout|abort/i.test(`${error.name} ${error.message}`);
         throw new BrokerError("upstream_error", timedOut ? `the upstream did not answer within ${timeout} ms` : "the upstream could not be reached", {
           reason: timedOut ? "timeout" : "network",

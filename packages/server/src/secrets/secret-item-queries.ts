@@ -1,11 +1,12 @@
-import type { Executor } from "../store/database.js";
+import type { Executor, Store } from "../store/database.js";
 import type { SecretItemsTable } from "../store/schema.js";
 
-export function createSecretItemQueries() {
+/** Every query on `secret_items`, bound to the store; a transaction may be passed last. */
+export function createSecretItemQueries({ db: storeDb }: Pick<Store, "db">) {
   return {
-    insert: (db: Executor, row: SecretItemsTable) => db.insertInto("secret_items").values(row).execute(),
+    insert: (row: SecretItemsTable, db: Executor = storeDb) => db.insertInto("secret_items").values(row).execute(),
 
-    findByName: (db: Executor, scope: Pick<SecretItemsTable, "tenant_id" | "env" | "provider" | "name">) =>
+    findByName: (scope: Pick<SecretItemsTable, "tenant_id" | "env" | "provider" | "name">, db: Executor = storeDb) =>
       db
         .selectFrom("secret_items")
         .select("id")
@@ -15,14 +16,35 @@ export function createSecretItemQueries() {
         .where("name", "=", scope.name)
         .executeTakeFirst(),
 
-    list: (db: Executor, tenantId: string) =>
+    list: (tenantId: string, db: Executor = storeDb) =>
       db.selectFrom("secret_items").selectAll().where("tenant_id", "=", tenantId).orderBy("created_at").orderBy("id").execute(),
 
-    find: (db: Executor, tenantId: string, id: string) =>
+    find: (tenantId: string, id: string, db: Executor = storeDb) =>
       db.selectFrom("secret_items").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst(),
 
-    delete: (db: Executor, id: string) => db.deleteFrom("secret_items").where("id", "=", id).execute(),
+    /** Secret items of a provider that an end user (or, with null, a caller without one) may use: theirs and the shared ones. */
+    listUsable: (scope: { tenantId: string; env: "test" | "live"; provider: string; endUserId: string | null }, db: Executor = storeDb) => {
+      const query = db
+        .selectFrom("secret_items")
+        .select(["id", "name", "label", "end_user_id", "provider", "env"])
+        .where("tenant_id", "=", scope.tenantId)
+        .where("env", "=", scope.env)
+        .where("provider", "=", scope.provider);
+      const { endUserId } = scope;
+      return (endUserId === null ? query.where("end_user_id", "is", null) : query.where((eb) => eb.or([eb("end_user_id", "is", null), eb("end_user_id", "=", endUserId)])))
+        .orderBy("created_at")
+        .orderBy("id")
+        .limit(50)
+        .execute();
+    },
 
-    touchLastUsed: (db: Executor, id: string, at: string) => db.updateTable("secret_items").set({ last_used_at: at }).where("id", "=", id).execute(),
+    listOfEndUser: (tenantId: string, endUserId: string, db: Executor = storeDb) =>
+      db.selectFrom("secret_items").selectAll().where("tenant_id", "=", tenantId).where("end_user_id", "=", endUserId).orderBy("created_at").execute(),
+
+    delete: (id: string, db: Executor = storeDb) => db.deleteFrom("secret_items").where("id", "=", id).execute(),
+
+    touchLastUsed: (id: string, at: string, db: Executor = storeDb) => db.updateTable("secret_items").set({ last_used_at: at }).where("id", "=", id).execute(),
   };
 }
+
+export type SecretItemQueries = ReturnType<typeof createSecretItemQueries>;

@@ -11,6 +11,8 @@ const secretFields = {
   name: Type.String(),
   created_at: Timestamp,
   last_used_at: Type.Union([Timestamp, Type.Null()], { description: "Last tool call with this item; updated at most once a minute" }),
+  end_user_id: Type.Union([Type.String(), Type.Null()], { description: "The end user who stored this key through a connect session; null for a shared item" }),
+  label: Type.Union([Type.String(), Type.Null()]),
 };
 const SecretItem = Type.Object(secretFields, { $id: "SecretItem", description: "Metadata only: the value is write-only." });
 const CreateSecretItem = Type.Object(

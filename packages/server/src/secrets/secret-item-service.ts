@@ -6,15 +6,17 @@ import { randomUUID } from "node:crypto";
 import type { AuditActor, AuditLog } from "../audit/audit-log.js";
 import type { Clock } from "../clock.js";
 import { BrokerError, notFound } from "../errors.js";
-import type { Env } from "../ids.js";
+import type { TestOrLive } from "../ids.js";
 import type { ProviderCatalogue } from "../providers/catalogue.js";
 import type { Store } from "../store/database.js";
 import type { SecretItemsTable } from "../store/schema.js";
 import type { Vault } from "../vault/vault.js";
-import { createSecretItemQueries } from "./secret-item-queries.js";
+import type { SecretItemQueries } from "./secret-item-queries.js";
 import { createLastUsedRecorder } from "../ttl-cache.js";
 
-export type SecretItemInput = { provider: string; env: Env; name: string; value: string };
+export type SecretItemInput = { provider: string; env: TestOrLive; name: string; value: string };
+/** An end user's own key, stored through a connect session; its name is made unique for them. */
+export type EndUserKeyInput = { provider: string; env: TestOrLive; value: string; endUserId: string; label: string | null };
 
 const sealContext = (row: Pick<SecretItemsTable, "tenant_id" | "id">) => ({ tenantId: row.tenant_id, table: "secret_items", rowId: row.id, field: "value" });
 
@@ -25,72 +27,109 @@ const present = (row: SecretItemsTable) => ({
   name: row.name,
   created_at: row.created_at,
   last_used_at: row.last_used_at,
+  end_user_id: row.end_user_id,
+  label: row.label,
 });
 
 type SecretItemDeps = {
   store: Pick<Store, "db">;
+  queries: SecretItemQueries;
   vault: Pick<Vault, "seal" | "open">;
   providers: Pick<ProviderCatalogue, "get">;
   audit: Pick<AuditLog, "appendIn">;
   clock: Clock;
 };
 
-export function createSecretItemService({ store, vault, providers, audit, clock }: SecretItemDeps) {
-  const { db } = store;
-  const queries = createSecretItemQueries();
+export function createSecretItemService({ store, queries, vault, providers, audit, clock }: SecretItemDeps) {
 
-  const noteUse = createLastUsedRecorder({ clock, write: (id, at) => queries.touchLastUsed(db, id, at) });
+  const noteUse = createLastUsedRecorder({ clock, write: (id, at) => queries.touchLastUsed(id, at) });
+
+  async function insert(tenantId: string, input: SecretItemInput & { id: string; endUserId: string | null; label: string | null }, actor: AuditActor) {
+    const provider = providers.get(input.provider);
+    if (!provider.authModes.includes("api_key")) {
+      throw new BrokerError("unprocessable", `provider "${provider.id}" does not take API keys; connect it through OAuth`);
+    }
+    const { id } = input;
+    const row: SecretItemsTable = {
+      id,
+      tenant_id: tenantId,
+      provider: provider.id,
+      env: input.env,
+      name: input.name,
+      value_sealed: await vault.seal(sealContext({ tenant_id: tenantId, id }), input.value),
+      created_at: clock.now().toISOString(),
+      last_used_at: null,
+      end_user_id: input.endUserId,
+      label: input.label,
+    };
+    if (await queries.findByName(row)) throw new BrokerError("conflict", `a secret item named "${input.name}" already exists for ${provider.id} in ${input.env}`);
+    await store.db.transaction().execute(async (trx) => {
+      await queries.insert(row, trx);
+      await audit.appendIn(trx, {
+        tenantId,
+        actor,
+        action: "secret_item.created",
+        target: { type: "secret_item", id },
+        endUserId: input.endUserId,
+        data: { provider: provider.id, env: input.env, name: input.name },
+      });
+    });
+    return present(row);
+  }
+
+  async function remove(row: SecretItemsTable, actor: AuditActor) {
+    await store.db.transaction().execute(async (trx) => {
+      await queries.delete(row.id, trx);
+      await audit.appendIn(trx, {
+        tenantId: row.tenant_id,
+        actor,
+        action: "secret_item.deleted",
+        target: { type: "secret_item", id: row.id },
+        endUserId: row.end_user_id,
+        data: { provider: row.provider, env: row.env, name: row.name },
+      });
+    });
+  }
 
   return {
-    async create(tenantId: string, input: SecretItemInput, actor: AuditActor) {
-      const provider = providers.get(input.provider);
-      if (!provider.authModes.includes("api_key")) {
-        throw new BrokerError("unprocessable", `provider "${provider.id}" does not take API keys; connect it through OAuth`);
-      }
+    create: (tenantId: string, input: SecretItemInput, actor: AuditActor) => insert(tenantId, { ...input, id: randomUUID(), endUserId: null, label: null }, actor),
+
+    createForEndUser(tenantId: string, input: EndUserKeyInput, actor: AuditActor) {
       const id = randomUUID();
-      const row: SecretItemsTable = {
-        id,
-        tenant_id: tenantId,
-        provider: provider.id,
-        env: input.env,
-        name: input.name,
-        value_sealed: await vault.seal(sealContext({ tenant_id: tenantId, id }), input.value),
-        created_at: clock.now().toISOString(),
-        last_used_at: null,
-      };
-      if (await queries.findByName(db, row)) throw new BrokerError("conflict", `a secret item named "${input.name}" already exists for ${provider.id} in ${input.env}`);
-      await db.transaction().execute(async (trx) => {
-        await queries.insert(trx, row);
-        await audit.appendIn(trx, { tenantId, actor, action: "secret_item.created", target: { type: "secret_item", id }, data: { provider: provider.id, env: input.env, name: input.name } });
-      });
-      return present(row);
+      return insert(tenantId, { ...input, id, name: `end-user-key-${id}` }, actor);
+    },
+
+    /** Deletes every secret item of one end user; returns how many. */
+    async deleteAllOfEndUser(tenantId: string, endUserId: string, actor: AuditActor): Promise<number> {
+      const rows = await queries.listOfEndUser(tenantId, endUserId);
+      for (const row of rows) await remove(row, actor);
+      return rows.length;
     },
 
     async list(tenantId: string) {
-      return (await queries.list(db, tenantId)).map(present);
+      return (await queries.list(tenantId)).map(present);
     },
 
     async delete(tenantId: string, id: string, actor: AuditActor) {
-      const row = await queries.find(db, tenantId, id);
+      const row = await queries.find(tenantId, id);
       if (!row) throw notFound("secret item");
-      await db.transaction().execute(async (trx) => {
-        await queries.delete(trx, id);
-        await audit.appendIn(trx, { tenantId, actor, action: "secret_item.deleted", target: { type: "secret_item", id }, data: { provider: row.provider, env: row.env, name: row.name } });
-      });
+      await remove(row, actor);
       return { ...present(row), deleted: true };
     },
 
     /** For the execute pipeline only: the tenant's item; its value is opened only when the call runs. */
     async resolve(tenantId: string, id: string) {
-      const row = await queries.find(db, tenantId, id);
+      const row = await queries.find(tenantId, id);
       if (!row) throw notFound("secret item");
       const open = async () => {
         const value = await vault.open(sealContext(row), row.value_sealed);
         await noteUse(row.id, row.last_used_at);
         return value;
       };
-      return { id: row.id, provider: row.provider, env: row.env, open };
+      return { id: row.id, provider: row.provider, env: row.env, endUserId: row.end_user_id, open };
     },
+
+    listUsable: (scope: Parameters<SecretItemQueries["listUsable"]>[0]) => queries.listUsable(scope),
   };
 }
 

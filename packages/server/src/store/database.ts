@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type Transaction } from "kysely";
@@ -20,6 +20,8 @@ export type Store = {
    * writer at a time through Kysely's single connection, so only PostgreSQL needs a lock.
    */
   lock(trx: Tx, key: string): Promise<void>;
+  /** A cheap round trip (`select 1`) that rejects when the database does not answer within `timeoutMs`. */
+  ping(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -44,12 +46,44 @@ function openSqlite(file: string): Store {
   database.pragma("foreign_keys = ON");
   database.pragma("busy_timeout = 5000");
   database.pragma("synchronous = NORMAL");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const fileCheck = file === ":memory:" ? undefined : watchFileIdentity(file);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database, fileCheck) }) });
   return {
     db,
     kind: "sqlite",
     lock: async () => {},
+    ping: async () => {
+      fileCheck?.(true);
+      database.prepare("select 1").get();
+    },
     close: () => db.destroy(),
+  };
+}
+
+/** How often statements re-check that the database file is still the one that was opened. */
+const FILE_CHECK_INTERVAL_MS = 1000;
+
+/**
+ * An open SQLite file that is removed, renamed or replaced keeps working through its descriptor:
+ * every later write goes to a file nobody will open again and is lost at the next start. SQLite
+ * reports this (SQLITE_READONLY_DBMOVED) only in rollback-journal mode, not in WAL, so compare the
+ * path's device and inode with the opened ones, at most once a second, and fail statements with
+ * that code while they differ (the database is unavailable; putting the file back recovers).
+ */
+function watchFileIdentity(file: string) {
+  const identity = (stats: { dev: number; ino: number } | undefined) => (stats ? `${stats.dev}:${stats.ino}` : "missing");
+  const opened = identity(statSync(file));
+  let checkedAt = 0;
+  let moved = false;
+  return (force = false) => {
+    const now = Date.now();
+    if (force || now - checkedAt >= FILE_CHECK_INTERVAL_MS) {
+      checkedAt = now;
+      moved = identity(statSync(file, { throwIfNoEntry: false })) !== opened;
+    }
+    if (moved) {
+      throw Object.assign(new Error("the database file was removed, moved or replaced after it was opened"), { code: "SQLITE_READONLY_DBMOVED" });
+    }
   };
 }
 
@@ -59,11 +93,20 @@ const STATEMENT_CACHE_SIZE = 500;
  * Kysely prepares every query afresh; preparing costs as much as running a small statement.
  * better-sqlite3 statements are reusable, so keep the recent ones by SQL text.
  */
-function withStatementCache(database: SQLite.Database): SqliteDatabase {
+function withStatementCache(database: SQLite.Database, fileCheck?: () => void): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>();
+  let nothing: SQLite.Statement | undefined;
   return {
     close: () => database.close(),
     prepare(sql: string) {
+      if (/^rollback\b/i.test(sql)) {
+        // SQLite rolls a transaction back by itself on some errors (SQLITE_FULL, SQLITE_IOERR, …);
+        // Kysely's rollback would then fail and hide that error behind "no transaction is active".
+        if (!database.inTransaction) return (nothing ??= database.prepare("select 1 where 0"));
+      } else {
+        // A rollback is never refused: that would leave a transaction open on the connection.
+        fileCheck?.();
+      }
       let statement = statements.get(sql);
       if (!statement) {
         if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
@@ -76,10 +119,21 @@ function withStatementCache(database: SQLite.Database): SqliteDatabase {
 }
 
 function openPostgres(connectionString: string): Store {
-  const pool = new pg.Pool({ connectionString, max: 10 });
-  // An idle client losing its server (a restart, a terminated backend) is dropped by the pool and
-  // replaced on next use; without a listener the 'error' event would crash the process.
-  pool.on("error", () => {});
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    // Without a bound, a request waits forever for a server that accepts but never answers.
+    connectionTimeoutMillis: 5000,
+    // Notice a silently dead server (no RST) on idle connections too.
+    keepAlive: true,
+  });
+  // A client losing its server (a reset, a restart, a terminated backend) emits 'error'; without a
+  // listener that crashes the process. pg-pool listens on idle clients only, so listen on every
+  // client from its creation, checked out or not. The query in flight is rejected on its own (and
+  // reaches the caller as 503); the pool drops the broken client when it is released or idle, so
+  // the next checkout opens a fresh connection.
+  pool.on("connect", (client) => client.on("error", ignoreConnectionError));
+  pool.on("error", ignoreConnectionError);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
@@ -87,8 +141,26 @@ function openPostgres(connectionString: string): Store {
     lock: async (trx, key) => {
       await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
     },
+    ping: async (timeoutMs) => {
+      await withTimeout(sql`select 1`.execute(db), timeoutMs);
+    },
     close: () => db.destroy(),
   };
+}
+
+/** The error also rejects the query that was running, which is where it is reported. */
+const ignoreConnectionError = () => {};
+
+async function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`the database did not answer within ${timeoutMs} ms`), { code: "ETIMEDOUT" })), timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -1,3 +1,5 @@
+import type { Sealed } from "../vault/sealed.js";
+
 /**
  * Row types of every table. Timestamps are ISO-8601 UTC strings in both engines so that
  * ordering and comparison behave the same on SQLite and PostgreSQL; JSON is stored as text.
@@ -43,7 +45,7 @@ export interface SigningKeysTable {
   kid: string;
   algorithm: string;
   public_jwk: string;
-  private_key_sealed: string;
+  private_key_sealed: Sealed;
   status: "active" | "retired";
   created_at: string;
 }
@@ -64,13 +66,15 @@ export interface AuditEventsTable {
   data: string;
   prev_hash: string;
   hash: string;
+  /** Copied from the hashed data for filtering; not part of the chain. */
+  end_user_id: string | null;
 }
 
 export interface TenantDataKeysTable {
   id: string;
   tenant_id: string;
   master_kid: string;
-  wrapped_key: string;
+  wrapped_key: Sealed;
   created_at: string;
 }
 
@@ -97,6 +101,7 @@ export interface UsageEventsTable {
   /** Calendar month in UTC, `YYYY-MM`. */
   period: string;
   occurred_at: string;
+  end_user_id: string | null;
 }
 
 export interface ConnectionsTable {
@@ -110,12 +115,17 @@ export interface ConnectionsTable {
   display_name: string;
   upstream_account_id: string;
   /** Sealed JSON {access_token, refresh_token, expires_at, scopes}; null once revoked. */
-  credential_sealed: string | null;
+  credential_sealed: Sealed | null;
   created_at: string;
   updated_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
   upstream_revocation: "revoked" | "failed" | "unsupported" | null;
+  /** The customer's end user who owns this connection; null for a shared (operator-connected) one. */
+  end_user_id: string | null;
+  label: string | null;
+  /** The tenant's own OAuth app that issued the tokens (refreshes use the same one); null for the broker-wide client. */
+  oauth_app_id: string | null;
 }
 
 export interface OAuthStatesTable {
@@ -128,10 +138,30 @@ export interface OAuthStatesTable {
   provider: string;
   scopes: string;
   redirect_after: string | null;
-  code_verifier_sealed: string;
+  code_verifier_sealed: Sealed;
   created_at: string;
   expires_at: string;
   consumed_at: string | null;
+  end_user_id: string | null;
+  label: string | null;
+  connect_session_id: string | null;
+  /** The tenant's own OAuth app the flow runs with; null for the broker-wide client. */
+  oauth_app_id: string | null;
+}
+
+export interface OAuthAppsTable {
+  id: string;
+  tenant_id: string;
+  env: "test" | "live";
+  provider: string;
+  client_id: string;
+  client_secret_sealed: Sealed;
+  /** The secret's last four characters, to recognise it by (null for a secret too short to show any): the secret itself never leaves. */
+  client_secret_hint: string | null;
+  /** One `current` app per tenant, env and provider; replaced and removed ones still serve their connections. */
+  status: "current" | "replaced" | "removed";
+  created_at: string;
+  retired_at: string | null;
 }
 
 export interface SecretItemsTable {
@@ -140,9 +170,11 @@ export interface SecretItemsTable {
   provider: string;
   env: "test" | "live";
   name: string;
-  value_sealed: string;
+  value_sealed: Sealed;
   created_at: string;
   last_used_at: string | null;
+  end_user_id: string | null;
+  label: string | null;
 }
 
 /** A closed billing period: its frozen invoice and the one-time plan-match consumption. */
@@ -198,10 +230,10 @@ export interface WebhookEndpointsTable {
   disabled_reason: "operator" | "endpoint_gone" | "failing" | null;
   disabled_message: string | null;
   disabled_at: string | null;
-  secret_sealed: string;
+  secret_sealed: Sealed;
   secret_prefix: string;
   /** The secret before the last rotation; it still signs until previous_secret_expires_at. */
-  previous_secret_sealed: string | null;
+  previous_secret_sealed: Sealed | null;
   previous_secret_expires_at: string | null;
   consecutive_failures: number;
   failing_since: string | null;
@@ -264,21 +296,22 @@ export interface InvocationsTable {
   provider: string | null;
   connection_id: string | null;
   secret_item_id: string | null;
-  status: "succeeded" | "failed" | "rejected" | "denied" | "awaiting_approval" | "running";
+  status: "succeeded" | "failed" | "rejected" | "denied" | "awaiting_approval" | "sending" | "unknown";
   error_code: string | null;
   upstream_status: number | null;
   latency_ms: number | null;
   /** Arguments with credential-like fields redacted, for people reading the log. */
   arguments_redacted: string;
   /** The exact arguments, sealed: kept only for calls that wait for an approval. */
-  arguments_sealed: string | null;
+  arguments_sealed: Sealed | null;
   arguments_fingerprint: string;
   /** The scrubbed result (or error envelope) of a finished call, sealed. */
-  outcome_sealed: string | null;
+  outcome_sealed: Sealed | null;
   approval_id: string | null;
   idempotency_key: string | null;
   created_at: string;
   completed_at: string | null;
+  end_user_id: string | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -287,11 +320,11 @@ export interface IdempotencyKeysTable {
   agent_app_id: string;
   key: string;
   request_fingerprint: string;
-  status: "in_progress" | "completed";
+  status: "in_progress" | "sending" | "completed";
   invocation_id: string;
   response_status: number | null;
   /** The stored response body, sealed (it holds the tool result). */
-  response_sealed: string | null;
+  response_sealed: Sealed | null;
   created_at: string;
   expires_at: string;
 }
@@ -326,6 +359,23 @@ export interface ApprovalsTable {
   consumed_at: string | null;
   created_at: string;
   expires_at: string;
+  end_user_id: string | null;
+}
+
+export interface ConnectSessionsTable {
+  id: string;
+  tenant_id: string;
+  env: "test" | "live";
+  end_user_id: string;
+  /** JSON array of provider ids the session may connect. */
+  providers: string;
+  redirect_url: string | null;
+  label: string | null;
+  token_hash: string;
+  created_by_type: "control_key" | "operator" | "agent_app";
+  created_by_id: string;
+  created_at: string;
+  expires_at: string;
 }
 
 export interface Database {
@@ -343,8 +393,10 @@ export interface Database {
   metering_ledger: MeteringLedgerTable;
   connections: ConnectionsTable;
   oauth_states: OAuthStatesTable;
+  oauth_apps: OAuthAppsTable;
   secret_items: SecretItemsTable;
   invocations: InvocationsTable;
+  connect_sessions: ConnectSessionsTable;
   idempotency_keys: IdempotencyKeysTable;
   policies: PoliciesTable;
   approvals: ApprovalsTable;

@@ -2,44 +2,75 @@
  * Group commit: writes that arrive while a transaction is being written wait and go together in
  * the next one, so under load many requests share one BEGIN/COMMIT. Every caller still resolves
  * only after its own rows are committed. A batch that fails is retried one item at a time, so one
- * bad item cannot fail the others.
+ * bad item cannot fail the others — unless the database itself is unavailable: then every waiter
+ * of the batch is rejected at once (retrying item by item could only wait out one timeout each).
  */
+import { BrokerError } from "../errors.js";
+import { isDatabaseUnavailable } from "./database-errors.js";
+
 export const MAX_BATCH = 200;
 
-export function createWriteBatcher<T>(writeBatch: (items: T[]) => Promise<void>) {
+export type WriteBatcher<T> = {
+  write(item: T): Promise<void>;
+  /** Writes what is queued, then refuses new writes (shutdown: call before closing the store). */
+  close(): Promise<void>;
+};
+
+export function createWriteBatcher<T>(writeBatch: (items: T[]) => Promise<void>): WriteBatcher<T> {
   type Pending = { item: T; resolve: () => void; reject: (error: unknown) => void };
   const queue: Pending[] = [];
-  let flushing = false;
+  let flushing: Promise<void> | undefined;
+  let closed = false;
 
-  async function flush() {
-    while (queue.length > 0) {
-      const batch = queue.splice(0, MAX_BATCH);
+  async function writeOneByOne(batch: Pending[]) {
+    for (const [index, pending] of batch.entries()) {
       try {
-        await writeBatch(batch.map((p) => p.item));
-        for (const pending of batch) pending.resolve();
+        await writeBatch([pending.item]);
+        pending.resolve();
       } catch (error) {
-        if (batch.length === 1) {
-          batch[0]!.reject(error);
-          continue;
-        }
-        for (const pending of batch) {
-          await writeBatch([pending.item]).then(pending.resolve, pending.reject);
+        pending.reject(error);
+        if (isDatabaseUnavailable(error)) {
+          for (const rest of batch.slice(index + 1)) rest.reject(error);
+          return;
         }
       }
     }
-    flushing = false;
+  }
+
+  async function flush() {
+    try {
+      while (queue.length > 0) {
+        const batch = queue.splice(0, MAX_BATCH);
+        try {
+          await writeBatch(batch.map((p) => p.item));
+          for (const pending of batch) pending.resolve();
+        } catch (error) {
+          if (batch.length === 1 || isDatabaseUnavailable(error)) {
+            for (const pending of batch) pending.reject(error);
+          } else {
+            await writeOneByOne(batch);
+          }
+        }
+      }
+    } finally {
+      // In the same turn as the last empty-queue check, so a write arriving next schedules a flush.
+      flushing = undefined;
+    }
   }
 
   return {
     write(item: T): Promise<void> {
+      if (closed) return Promise.reject(new BrokerError("service_unavailable", "the broker is shutting down; retry shortly"));
       return new Promise((resolve, reject) => {
         queue.push({ item, resolve, reject });
-        if (!flushing) {
-          flushing = true;
-          // Let the requests of this turn of the event loop join the first batch.
-          setImmediate(() => void flush());
-        }
+        // Let the requests of this turn of the event loop join the first batch.
+        flushing ??= new Promise<void>((done) => setImmediate(() => void flush().then(done, done)));
       });
+    },
+
+    async close() {
+      closed = true;
+      await flushing;
     },
   };
 }

@@ -1,26 +1,39 @@
-import type { Executor } from "../store/database.js";
+import type { Executor, Store } from "../store/database.js";
 import type { TenantMembersTable, TenantsTable } from "../store/schema.js";
 
-export function createTenantQueries() {
+/** Every query on `tenants` and `tenant_members`, bound to the store; a transaction may be passed last. */
+export function createTenantQueries({ db: storeDb }: Pick<Store, "db">) {
   return {
-    insertTenant: (db: Executor, row: TenantsTable) => db.insertInto("tenants").values(row).execute(),
+    insertTenant: (row: TenantsTable, db: Executor = storeDb) => db.insertInto("tenants").values(row).execute(),
 
-    findTenant: (db: Executor, tenantId: string) => db.selectFrom("tenants").selectAll().where("id", "=", tenantId).executeTakeFirst(),
+    findTenant: (tenantId: string, db: Executor = storeDb) => db.selectFrom("tenants").selectAll().where("id", "=", tenantId).executeTakeFirst(),
 
-    async countTenants(db: Executor): Promise<number> {
+    async countTenants(db: Executor = storeDb): Promise<number> {
       const row = await db.selectFrom("tenants").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
       return Number(row.n);
     },
 
     /** One row per (tenant, issuer, subject): adding an existing member changes its role. */
-    upsertMember: (db: Executor, row: TenantMembersTable) =>
+    upsertMember: (row: TenantMembersTable, db: Executor = storeDb) =>
       db
         .insertInto("tenant_members")
         .values(row)
         .onConflict((oc) => oc.columns(["tenant_id", "issuer", "subject"]).doUpdateSet({ role: row.role }))
         .execute(),
 
-    findMember: (db: Executor, tenantId: string, issuer: string, subject: string) =>
+    /** Every tenant an identity is a member of, by name. */
+    listMembershipsOf: (issuer: string, subject: string, db: Executor = storeDb) =>
+      db
+        .selectFrom("tenant_members")
+        .innerJoin("tenants", "tenants.id", "tenant_members.tenant_id")
+        .select(["tenants.id as tenant_id", "tenants.name", "tenant_members.role"])
+        .where("tenant_members.issuer", "=", issuer)
+        .where("tenant_members.subject", "=", subject)
+        .orderBy("tenants.name")
+        .orderBy("tenants.id")
+        .execute(),
+
+    findMember: (tenantId: string, issuer: string, subject: string, db: Executor = storeDb) =>
       db
         .selectFrom("tenant_members")
         .select(["id", "tenant_id", "role"])
@@ -30,3 +43,5 @@ export function createTenantQueries() {
         .executeTakeFirst(),
   };
 }
+
+export type TenantQueries = ReturnType<typeof createTenantQueries>;

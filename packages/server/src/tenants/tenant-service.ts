@@ -5,24 +5,22 @@ import type { TenantId } from "../ids.js";
 import type { AuditLog } from "../audit/audit-log.js";
 import type { Store } from "../store/database.js";
 import type { TenantMembersTable } from "../store/schema.js";
-import { createTenantQueries } from "./tenant-queries.js";
+import type { TenantQueries } from "./tenant-queries.js";
 
 export type Role = TenantMembersTable["role"];
 export type Membership = { memberId: string; tenantId: TenantId; role: Role };
 
-type TenantServiceDeps = { store: Pick<Store, "db" | "lock">; clock: Clock; audit: Pick<AuditLog, "appendIn"> };
+type TenantServiceDeps = { store: Pick<Store, "db" | "lock">; queries: TenantQueries; clock: Clock; audit: Pick<AuditLog, "appendIn"> };
 
-export function createTenantService({ store, clock, audit }: TenantServiceDeps) {
-  const { db } = store;
-  const queries = createTenantQueries();
+export function createTenantService({ store, queries, clock, audit }: TenantServiceDeps) {
 
   return {
     async create(name: string, admin: { issuer: string; subject: string }) {
       const tenantId = randomUUID() as TenantId;
       const now = clock.now().toISOString();
-      await db.transaction().execute(async (trx) => {
-        await queries.insertTenant(trx, { id: tenantId, name, plan_id: "free", created_at: now });
-        await queries.upsertMember(trx, { id: randomUUID(), tenant_id: tenantId, ...admin, role: "admin", created_at: now });
+      await store.db.transaction().execute(async (trx) => {
+        await queries.insertTenant({ id: tenantId, name, plan_id: "free", created_at: now }, trx);
+        await queries.upsertMember({ id: randomUUID(), tenant_id: tenantId, ...admin, role: "admin", created_at: now }, trx);
         await audit.appendIn(trx, {
           tenantId,
           actor: { type: "cli", id: admin.subject },
@@ -35,19 +33,19 @@ export function createTenantService({ store, clock, audit }: TenantServiceDeps) 
     },
 
     async get(tenantId: string) {
-      const row = await queries.findTenant(db, tenantId);
+      const row = await queries.findTenant(tenantId);
       if (!row) throw notFound("tenant");
       return row;
     },
 
-    count: (): Promise<number> => queries.countTenants(db),
+    count: (): Promise<number> => queries.countTenants(),
 
     /** Grants or changes access; the same identity added twice keeps one row with the new role. */
     async addMember(tenantId: string, member: { issuer: string; subject: string; role: Role }, actor: string) {
       await this.get(tenantId);
       const now = clock.now().toISOString();
-      await db.transaction().execute(async (trx) => {
-        await queries.upsertMember(trx, { id: randomUUID(), tenant_id: tenantId, ...member, created_at: now });
+      await store.db.transaction().execute(async (trx) => {
+        await queries.upsertMember({ id: randomUUID(), tenant_id: tenantId, ...member, created_at: now }, trx);
         await audit.appendIn(trx, {
           tenantId,
           actor: { type: "cli", id: actor },
@@ -58,8 +56,11 @@ export function createTenantService({ store, clock, audit }: TenantServiceDeps) 
       });
     },
 
+    /** The tenants an identity may act in, for the console's tenant picker. */
+    membershipsOf: (issuer: string, subject: string) => queries.listMembershipsOf(issuer, subject),
+
     async findMembership(tenantId: string, issuer: string, subject: string): Promise<Membership | undefined> {
-      const row = await queries.findMember(db, tenantId, issuer, subject);
+      const row = await queries.findMember(tenantId, issuer, subject);
       return row ? { memberId: row.id, tenantId: row.tenant_id as TenantId, role: row.role } : undefined;
     },
   };

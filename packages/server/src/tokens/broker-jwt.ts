@@ -6,14 +6,15 @@
 import { randomUUID } from "node:crypto";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
 import type { Clock } from "../clock.js";
+import { isEndUserId } from "../end-users/end-user-id.js";
 import { unauthorized } from "../errors.js";
-import type { AgentAppId, Env, TenantId } from "../ids.js";
+import type { AgentAppId, TestOrLive, TenantId } from "../ids.js";
 import { BROKER_JWT_ALGORITHM, type SigningKeys } from "./signing-keys.js";
 
 export const BROKER_AUDIENCE = "broker";
 export const BROKER_JWT_TYPE = "broker+jwt";
 
-export type BrokerPrincipal = { tenantId: TenantId; agentAppId: AgentAppId; env: Env; jti: string; expiresAt: number };
+export type BrokerPrincipal = { tenantId: TenantId; agentAppId: AgentAppId; env: TestOrLive; endUserId: string | null; jti: string; expiresAt: number };
 
 const MAX_CACHED_TOKENS = 50_000;
 
@@ -50,10 +51,11 @@ export function createBrokerJwts({ signingKeys, clock, issuer, ttlSeconds }: Bro
 
   return {
     ttlSeconds,
-    async mint(subject: { tenantId: string; agentAppId: string; env: Env }) {
+    async mint(subject: { tenantId: string; agentAppId: string; env: TestOrLive; endUserId?: string | null | undefined }) {
       const { kid, key } = await signingKeys.activeSigner();
       const issuedAt = Math.floor(clock.now().getTime() / 1000);
-      const token = await new SignJWT({ tenant_id: subject.tenantId, agent_app_id: subject.agentAppId, env: subject.env })
+      const claims = { tenant_id: subject.tenantId, agent_app_id: subject.agentAppId, env: subject.env, ...(subject.endUserId ? { end_user_id: subject.endUserId } : {}) };
+      const token = await new SignJWT(claims)
         .setProtectedHeader({ alg: BROKER_JWT_ALGORITHM, kid, typ: BROKER_JWT_TYPE })
         .setIssuer(issuer)
         .setAudience(BROKER_AUDIENCE)
@@ -79,14 +81,16 @@ export function createBrokerJwts({ signingKeys, clock, issuer, ttlSeconds }: Bro
       } catch {
         throw unauthorized("the broker token is invalid or expired");
       }
-      const { tenant_id, agent_app_id, env } = payload as Record<string, unknown>;
+      const { tenant_id, agent_app_id, env, end_user_id } = payload as Record<string, unknown>;
       if (typeof tenant_id !== "string" || typeof agent_app_id !== "string" || (env !== "test" && env !== "live")) {
         throw unauthorized("the broker token lacks its tenant, agent app or env claims");
       }
+      if (end_user_id !== undefined && !isEndUserId(end_user_id)) throw unauthorized("the broker token's end_user_id claim is malformed");
       const principal: BrokerPrincipal = {
         tenantId: tenant_id as TenantId,
         agentAppId: agent_app_id as AgentAppId,
         env,
+        endUserId: end_user_id ?? null,
         jti: payload.jti!,
         expiresAt: payload.exp! * 1000,
       };

@@ -7,10 +7,13 @@
 import { randomUUID } from "node:crypto";
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from "jose";
 import type { Clock } from "../clock.js";
-import type { Store } from "../store/database.js";
-import { signingKeyAad, type Vault } from "../vault/vault.js";
+import type { MasterKeyResealer, Vault } from "../vault/vault.js";
+import type { SigningKeyQueries } from "./signing-key-queries.js";
 
 export const BROKER_JWT_ALGORITHM = "EdDSA";
+
+/** Binds a sealed private key to its kid: it cannot be moved to another key's row. */
+const signingKeyAad = (kid: string) => `signing_key:${kid}`;
 
 export type SigningKeys = {
   publicJwks(): { keys: JWK[] };
@@ -20,36 +23,30 @@ export type SigningKeys = {
   refresh(): Promise<void>;
 };
 
-type SigningKeyDeps = { store: Pick<Store, "db">; vault: Pick<Vault, "sealSystem" | "openSystem">; clock: Clock };
+type SigningKeyDeps = { queries: SigningKeyQueries; vault: Pick<Vault, "sealSystem" | "openSystem">; clock: Clock };
 
-export async function loadSigningKeys({ store, vault, clock }: SigningKeyDeps): Promise<SigningKeys> {
-  const { db } = store;
+export async function loadSigningKeys({ queries, vault, clock }: SigningKeyDeps): Promise<SigningKeys> {
   let publicKeys: JWK[] = [];
   let signer: { kid: string; key: CryptoKey } | undefined;
 
   async function refresh() {
-    const rows = await db.selectFrom("signing_keys").select(["kid", "public_jwk", "status"]).orderBy("created_at").execute();
-    publicKeys = rows.map((row) => JSON.parse(row.public_jwk) as JWK);
+    publicKeys = (await queries.publicJwks()).map((jwk) => JSON.parse(jwk) as JWK);
   }
 
   async function ensureActiveKey() {
-    const existing = await db.selectFrom("signing_keys").select("kid").where("status", "=", "active").executeTakeFirst();
-    if (existing) return;
+    if (await queries.hasActiveKey()) return;
     const { publicKey, privateKey } = await generateKeyPair(BROKER_JWT_ALGORITHM, { crv: "Ed25519", extractable: true });
     const kid = randomUUID();
     const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: BROKER_JWT_ALGORITHM, use: "sig" };
     const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: BROKER_JWT_ALGORITHM };
-    await db
-      .insertInto("signing_keys")
-      .values({
-        kid,
-        algorithm: BROKER_JWT_ALGORITHM,
-        public_jwk: JSON.stringify(publicJwk),
-        private_key_sealed: vault.sealSystem(JSON.stringify(privateJwk), signingKeyAad(kid)),
-        status: "active",
-        created_at: clock.now().toISOString(),
-      })
-      .execute();
+    await queries.insert({
+      kid,
+      algorithm: BROKER_JWT_ALGORITHM,
+      public_jwk: JSON.stringify(publicJwk),
+      private_key_sealed: vault.sealSystem(JSON.stringify(privateJwk), signingKeyAad(kid)),
+      status: "active",
+      created_at: clock.now().toISOString(),
+    });
   }
 
   await ensureActiveKey();
@@ -60,15 +57,24 @@ export async function loadSigningKeys({ store, vault, clock }: SigningKeyDeps): 
     refresh,
     async activeSigner() {
       if (signer) return signer;
-      const row = await db
-        .selectFrom("signing_keys")
-        .select(["kid", "private_key_sealed"])
-        .where("status", "=", "active")
-        .orderBy("created_at", "desc")
-        .executeTakeFirstOrThrow();
+      const row = await queries.activePrivateKey();
       const jwk = JSON.parse(vault.openSystem(row.private_key_sealed, signingKeyAad(row.kid))) as JWK;
       signer = { kid: row.kid, key: (await importJWK(jwk, BROKER_JWT_ALGORITHM)) as CryptoKey };
       return signer;
     },
   };
 }
+
+/** Re-seals every private key still under an older master key; the vault's rotation calls it. */
+export const createSigningKeyResealer =
+  (queries: Pick<SigningKeyQueries, "allPrivateKeys" | "replacePrivateKey">): MasterKeyResealer =>
+  async (reseal) => {
+    let resealed = 0;
+    for (const row of await queries.allPrivateKeys()) {
+      const sealed = reseal(row.private_key_sealed, signingKeyAad(row.kid));
+      if (sealed === undefined) continue;
+      await queries.replacePrivateKey(row.kid, sealed);
+      resealed += 1;
+    }
+    return resealed;
+  };

@@ -5,12 +5,16 @@ import type { AuditLog } from "../audit/audit-log.js";
 import { BrokerError } from "../errors.js";
 import type { ControlKeyCredential } from "../http/credentials.js";
 import type { RateLimiter } from "../http/rate-limit.js";
-import { EnvSchema, errorResponses, Uuid } from "../http/schemas.js";
+import { EndUserId, EnvSchema, errorResponses, Uuid } from "../http/schemas.js";
 import type { BrokerJwts } from "./broker-jwt.js";
 
 const TokenRequest = Type.Object(
-  { agent_app_id: Uuid, env: EnvSchema },
-  { additionalProperties: false, description: "SPEC §2.3" },
+  { agent_app_id: Uuid, env: EnvSchema, end_user_id: Type.Optional(EndUserId) },
+  {
+    additionalProperties: false,
+    description:
+      "With `end_user_id`, the token acts for that one end user: it may use that end user's connections and the tenant's shared ones, nothing else.",
+  },
 );
 
 const TokenResponse = Type.Object({
@@ -18,6 +22,8 @@ const TokenResponse = Type.Object({
   token_type: Type.Literal("Bearer"),
   expires_in: Type.Integer({ description: "Seconds until the token expires" }),
 });
+
+type TokenBody = { agent_app_id: string; env: "test" | "live"; end_user_id?: string };
 
 type TokenRouteDeps = {
   brokerJwts: BrokerJwts;
@@ -41,26 +47,27 @@ export function registerTokenRoutes(app: FastifyInstance, deps: TokenRouteDeps) 
     },
     async (request, reply) => {
       const credential = request.credential as ControlKeyCredential;
-      const body = request.body as { agent_app_id: string; env: "test" | "live" };
+      const body = request.body as TokenBody;
       await deps.limiter.consume(credential.keyId, reply);
       return mint(credential, body);
     },
   );
 
-  async function mint(credential: ControlKeyCredential, body: { agent_app_id: string; env: "test" | "live" }) {
+  async function mint(credential: ControlKeyCredential, body: TokenBody) {
     if (body.env !== credential.env) {
       throw new BrokerError("environment_mismatch", `a bk_${credential.env}_ key cannot mint tokens for env "${body.env}"`);
     }
     const agentApp = await deps.agentApps.get(credential.tenantId, body.agent_app_id);
     if (agentApp.status !== "active") throw new BrokerError("forbidden", "the agent app is disabled");
-    const { token, expiresIn } = await deps.brokerJwts.mint({ tenantId: credential.tenantId, agentAppId: agentApp.id, env: body.env });
+    const { token, expiresIn } = await deps.brokerJwts.mint({ tenantId: credential.tenantId, agentAppId: agentApp.id, env: body.env, endUserId: body.end_user_id });
     await deps.audit.append({
       tenantId: credential.tenantId,
       actor: { type: "control_key", id: credential.keyId },
       action: "broker_token.minted",
       target: { type: "agent_app", id: agentApp.id },
       agentAppId: agentApp.id,
-      data: { env: body.env, expires_in: expiresIn },
+      endUserId: body.end_user_id ?? null,
+      data: { env: body.env, expires_in: expiresIn, ...(body.end_user_id ? { end_user_id: body.end_user_id } : {}) },
     });
     return { access_token: token, token_type: "Bearer" as const, expires_in: expiresIn };
   }

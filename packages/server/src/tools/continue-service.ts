@@ -1,97 +1,85 @@
 /**
- * Resuming a call that waited for a human: POST /v1/tools/invocations/{id}/continue. An approved
- * call runs exactly once; every later continue returns the stored outcome.
+ * POST /v1/tools/invocations/{id}/continue as a caller of the invocation lifecycle: a call that
+ * waited for a human runs exactly once after approval; every later continue replays its outcome.
  */
-import type { ApprovalRow, ApprovalService } from "../approvals/approval-service.js";
+import type { Approval } from "../approvals/approval.js";
+import type { ApprovalService } from "../approvals/approval-service.js";
 import type { Clock } from "../clock.js";
 import { BrokerError, notFound } from "../errors.js";
 import type { PolicyService } from "../policy/policy-service.js";
-import type { Store } from "../store/database.js";
-import { assertApprovedAndLive } from "./approval-gate.js";
+import { actingFor, canSee, type Caller } from "./caller.js";
 import type { CredentialResolution } from "./credential-resolution.js";
-import { envelopeOf, type Attempt, type ExecuteResponse, type ExecuteService } from "./execute-service.js";
-import type { Caller, InvocationRecorder } from "./invocation-recorder.js";
-import type { InvocationQueries, InvocationRow } from "./invocation-queries.js";
+import { settle, storedOutcomeOf, transitions, type CallOutcome } from "./invocation-lifecycle.js";
+import type { Invocation } from "./invocation.js";
+import { callFromInvocation, type InvocationRecorder } from "./invocation-recorder.js";
+import type { InvocationReplay } from "./invocation-replay.js";
+import type { InvocationQueries } from "./invocation-queries.js";
+import type { Perform } from "./perform.js";
+import type { ExecuteResult } from "./execute-service.js";
 import type { ToolCatalogue } from "./tool-catalogue.js";
 
 type ContinueDeps = {
-  store: Pick<Store, "db">;
   clock: Clock;
   invocationQueries: InvocationQueries;
   policies: Pick<PolicyService, "current">;
-  approvals: Pick<ApprovalService, "findForInvocation" | "consume" | "isExpired">;
+  approvals: Pick<ApprovalService, "findForInvocation" | "consume" | "assertUsable">;
   recorder: InvocationRecorder;
   toolCatalogue: ToolCatalogue;
   credentialResolution: CredentialResolution;
-  executor: Pick<ExecuteService, "perform" | "replay">;
+  perform: Perform;
+  replay: InvocationReplay;
 };
 
-/** The agent app that started a call (or a control key of its tenant and env) may see it. */
-export function visibleTo(row: InvocationRow | undefined, caller: Pick<Caller, "tenantId" | "env" | "agentAppId"> & { anyAgentApp?: boolean }) {
-  if (!row || row.tenant_id !== caller.tenantId || row.env !== caller.env) return false;
-  return caller.anyAgentApp === true || row.agent_app_id === caller.agentAppId;
-}
-
 export function createContinueService(deps: ContinueDeps) {
-  const { store, invocationQueries, recorder } = deps;
+  const { invocationQueries, recorder } = deps;
 
-  async function runApproved(row: InvocationRow, approval: ApprovalRow, caller: Caller): Promise<ExecuteResponse> {
-    const attempt: Attempt = {
-      caller: { ...caller, agentAppId: row.agent_app_id },
-      invocationId: row.id,
-      toolName: row.tool_name,
-      provider: row.provider,
-      connectionId: row.connection_id,
-      secretItemId: row.secret_item_id,
-      argumentsRedacted: JSON.parse(row.arguments_redacted),
-      argumentsFingerprint: row.arguments_fingerprint,
-      approvalId: approval.id,
-      idempotency: undefined,
-      existing: true,
-    };
-    const args = await recorder.openArguments(row);
+  async function runApproved(invocation: Invocation, approval: Approval, caller: Caller): Promise<ExecuteResult> {
+    const call = callFromInvocation(invocation, actingFor(caller, invocation), approval.id);
+    const args = await recorder.openArguments(invocation);
+    let outcome: CallOutcome;
     try {
-      const entry = deps.toolCatalogue.resolve(row.tool_name);
-      const handle = await deps.credentialResolution.resolve(entry, row.tenant_id, row.env, { connected_account_id: row.connection_id, secret_item_id: row.secret_item_id });
-      return await deps.executor.perform(attempt, entry, handle, args);
+      const entry = deps.toolCatalogue.resolve(invocation.toolName);
+      const handle = await deps.credentialResolution.resolve(entry, call.caller, { connected_account_id: invocation.connectionId, secret_item_id: invocation.secretItemId });
+      outcome = await deps.perform(call, entry, handle, args);
     } catch (error) {
-      if (!(error instanceof BrokerError) || attempt.began) throw error;
-      // The handle went bad while the call waited (e.g. the account was revoked): record it as the outcome.
-      const failure = new BrokerError(error.code, error.message, { ...error.details, invocation_id: row.id }, { status: error.status });
-      await recorder.record({ ...attempt, status: "failed", errorCode: error.code, upstreamStatus: null, latencyMs: null, outcome: { status: failure.status, body: envelopeOf(failure) } });
-      throw failure;
+      if (!(error instanceof BrokerError)) throw error;
+      // The handle went bad while the call waited (e.g. the account was revoked): that is its outcome.
+      outcome = { kind: "failed", error, upstreamStatus: null, latencyMs: null, requestMayHaveLeft: false };
+      await recorder.record(transitions.finished(call, outcome));
     }
+    return { ...settle(storedOutcomeOf(call, outcome), { replayed: false }), replayed: false };
   }
 
   /** Policy applies to every execution: a deny rule added after the approval still wins. */
-  async function assertPolicyStillAllows(row: InvocationRow) {
-    const entry = deps.toolCatalogue.resolve(row.tool_name);
-    const policy = await deps.policies.current(row.tenant_id, row.env);
-    const args = await recorder.openArguments(row);
-    const decision = policy.evaluate({ toolName: row.tool_name, risk: entry.tool.risk, agentAppId: row.agent_app_id, arguments: args });
+  async function assertPolicyStillAllows(invocation: Invocation) {
+    const entry = deps.toolCatalogue.resolve(invocation.toolName);
+    const policy = await deps.policies.current(invocation.tenantId, invocation.env);
+    const args = await recorder.openArguments(invocation);
+    const decision = policy.evaluate({ toolName: invocation.toolName, risk: entry.tool.risk, agentAppId: invocation.agentAppId, endUserId: invocation.endUserId, arguments: args });
     if (decision.effect !== "deny") return;
-    await invocationQueries.markDenied(store.db, row.id, deps.clock.now().toISOString());
-    throw new BrokerError("policy_denied", `policy rule "${decision.rule_id}" denies this call`, { rule_id: decision.rule_id, invocation_id: row.id });
+    await invocationQueries.markDenied(invocation.id, deps.clock.now().toISOString());
+    throw new BrokerError("policy_denied", `policy rule "${decision.rule_id}" denies this call`, { rule_id: decision.rule_id, invocation_id: invocation.id });
   }
 
   return {
-    async continueInvocation(caller: Caller & { anyAgentApp?: boolean }, invocationId: string): Promise<ExecuteResponse> {
-      const row = await invocationQueries.find(store.db, caller.tenantId, invocationId);
-      if (!row || !visibleTo(row, caller)) throw notFound("invocation");
-      if (row.status === "succeeded" || row.status === "failed") return deps.executor.replay(row.tenant_id, row.id);
-      if (row.status === "denied") throw new BrokerError("policy_denied", "this call was denied", { invocation_id: row.id });
-      // Looked up by invocation: the waiting row is written before it knows its approval's id.
-      const approval = row.status === "awaiting_approval" ? await deps.approvals.findForInvocation(row.tenant_id, row.id) : undefined;
+    async continueInvocation(caller: Caller, invocationId: string): Promise<ExecuteResult> {
+      const invocation = await invocationQueries.find(caller.tenantId, invocationId);
+      if (!invocation || !canSee(caller, invocation)) throw notFound("invocation");
+      const { tenantId, id, status } = invocation;
+      if (status === "succeeded" || status === "failed" || status === "unknown") return deps.replay.replay(tenantId, id);
+      if (status === "denied") throw new BrokerError("policy_denied", "this call was denied", { invocation_id: id });
+      // Looked up by invocation: the waiting invocation is written before it knows its approval's id.
+      const approval = status === "awaiting_approval" ? await deps.approvals.findForInvocation(tenantId, id) : undefined;
       if (!approval) {
-        throw new BrokerError("conflict", `invocation is ${row.status}; only calls awaiting approval can be continued`, { invocation_id: row.id, status: row.status });
+        throw new BrokerError("conflict", `invocation is ${status}; only calls awaiting approval can be continued`, { invocation_id: id, status });
       }
-      if (approval.status === "consumed") return deps.executor.replay(row.tenant_id, row.id);
-      if (approval.status === "denied") await invocationQueries.markDenied(store.db, row.id, deps.clock.now().toISOString());
-      assertApprovedAndLive(approval, deps.approvals.isExpired(approval));
-      await assertPolicyStillAllows(row);
+      if (approval.status === "consumed") return deps.replay.replay(tenantId, id);
+      if (approval.status === "denied") await invocationQueries.markDenied(id, deps.clock.now().toISOString());
+      deps.approvals.assertUsable(approval);
+      await assertPolicyStillAllows(invocation);
       // Concurrent continues: one wins the approval and runs the call; the others replay or wait.
-      if (!(await deps.approvals.consume(approval.id))) return deps.executor.replay(row.tenant_id, row.id);
-      return runApproved(row, approval, caller);
+      if (!(await deps.approvals.consume(approval.id))) return deps.replay.replay(tenantId, id);
+      return runApproved(invocation, approval, caller);
     },
   };
 }

@@ -1,56 +1,133 @@
 /**
- * Turns the request's credential handle into something the call can use, checking that it belongs
- * to this tenant (else 404), to the tool's provider and env, and is still usable.
+ * Turns the request's credential handle into something the call can use. A handle must belong to
+ * this tenant and be one the caller may use — the caller's end user's own, or a shared one —
+ * else it answers exactly as an unknown handle does (404). It must also fit the tool's provider
+ * and env and still be usable. Without a handle, the one usable credential is chosen: the end
+ * user's own first, else a shared one; none is credential_required, several credential_ambiguous.
  */
 import type { ConnectionCache } from "../connections/connection-cache.js";
-import type { ConnectionRow } from "../connections/connection-queries.js";
+import type { Connection } from "../connections/connection.js";
+import type { CredentialRefresher } from "../connections/credential-refresher.js";
+import type { TokenSet } from "../providers/provider-types.js";
 import { BrokerError, notFound } from "../errors.js";
-import type { Env } from "../ids.js";
+import type { TestOrLive } from "../ids.js";
 import type { SecretItemService } from "../secrets/secret-item-service.js";
 import type { CatalogueTool } from "./tool-catalogue.js";
 
+/**
+ * What a call may do with the credential it resolved to: its id, and functions that open it when
+ * the request is sent. No sealed value or row travels further than this module.
+ */
 export type CredentialHandle =
-  | { kind: "oauth2"; connection: ConnectionRow }
+  | { kind: "oauth2"; connectionId: string; tokens: () => Promise<TokenSet>; renewAfter401: (staleAccessToken: string) => Promise<TokenSet> }
   | { kind: "api_key"; secretItemId: string; open: () => Promise<string> };
 
 export type HandleRequest = { connected_account_id?: string | null | undefined; secret_item_id?: string | null | undefined };
 
-type ResolutionDeps = { connections: Pick<ConnectionCache, "find">; secretItems: Pick<SecretItemService, "resolve"> };
+/** Who asks: the handles a caller may use depend on its tenant, env and end user. */
+export type HandleOwner = { tenantId: string; env: TestOrLive; endUserId: string | null };
+
+type ResolutionDeps = {
+  connections: Pick<ConnectionCache, "find" | "listUsable">;
+  refresher: Pick<CredentialRefresher, "getFreshCredentials" | "forceRefresh">;
+  secretItems: Pick<SecretItemService, "resolve" | "listUsable">;
+};
+
+type Candidate = { kind: "oauth2" | "api_key"; id: string; endUserId: string | null; label: string | null; displayName: string };
 
 const mismatch = (message: string, reason: string) => new BrokerError("credential_mismatch", message, { reason });
 
-export function createCredentialResolution({ connections, secretItems }: ResolutionDeps) {
-  function checkScope(entry: CatalogueTool, env: Env, handle: { provider: string; env: string }, what: string) {
+/** A handle of another end user is as unknown as a handle that does not exist. */
+const usableBy = (owner: HandleOwner, handle: { endUserId: string | null }) => handle.endUserId === null || handle.endUserId === owner.endUserId;
+
+export function createCredentialResolution({ connections, refresher, secretItems }: ResolutionDeps) {
+  const oauth2Handle = (connection: Connection): CredentialHandle => ({
+    kind: "oauth2",
+    connectionId: connection.id,
+    tokens: () => refresher.getFreshCredentials(connection),
+    renewAfter401: (staleAccessToken) => refresher.forceRefresh(connection, staleAccessToken),
+  });
+
+  function checkScope(entry: CatalogueTool, env: TestOrLive, handle: { provider: string; env: string }, what: string) {
     if (handle.provider !== entry.provider.id) {
       throw mismatch(`the ${what} belongs to provider "${handle.provider}", but ${entry.tool.name} needs "${entry.provider.id}"`, "provider");
     }
     if (handle.env !== env) throw mismatch(`the ${what} is for env "${handle.env}", but this call runs in "${env}"`, "env");
   }
 
+  async function connectionHandle(entry: CatalogueTool, owner: HandleOwner, id: string): Promise<CredentialHandle> {
+    const connection = await connections.find(owner.tenantId, id);
+    if (!connection || !usableBy(owner, connection)) throw notFound("connected account");
+    checkScope(entry, owner.env, connection, "connected account");
+    if (connection.status !== "active") {
+      throw new BrokerError("connection_unusable", `the connected account is ${connection.status}; ${connection.endUserId ? "its end user" : "an operator"} must reconnect it`, {
+        connection_status: connection.status,
+        reconnect_required: true,
+      });
+    }
+    return oauth2Handle(connection);
+  }
+
+  async function secretItemHandle(entry: CatalogueTool, owner: HandleOwner, id: string): Promise<CredentialHandle> {
+    const item = await secretItems.resolve(owner.tenantId, id);
+    if (!usableBy(owner, item)) throw notFound("secret item");
+    checkScope(entry, owner.env, item, "secret item");
+    return { kind: "api_key", secretItemId: item.id, open: item.open };
+  }
+
+  async function candidatesFor(entry: CatalogueTool, owner: HandleOwner): Promise<Candidate[]> {
+    const scope = { tenantId: owner.tenantId, env: owner.env, provider: entry.provider.id, endUserId: owner.endUserId };
+    const modes = entry.tool.authModes;
+    const [connected, items] = await Promise.all([
+      modes.includes("oauth2") ? connections.listUsable(scope) : [],
+      modes.includes("api_key") ? secretItems.listUsable(scope) : [],
+    ]);
+    return [
+      ...connected.map((connection) => ({ kind: "oauth2" as const, id: connection.id, endUserId: connection.endUserId, label: connection.label, displayName: connection.displayName })),
+      ...items.map((item) => ({ kind: "api_key" as const, id: item.id, endUserId: item.end_user_id, label: item.label, displayName: item.name })),
+    ];
+  }
+
+  /** The one usable credential, the end user's own before the shared ones. */
+  async function defaultHandle(entry: CatalogueTool, owner: HandleOwner): Promise<CredentialHandle> {
+    const all = await candidatesFor(entry, owner);
+    const own = all.filter((candidate) => candidate.endUserId !== null);
+    const pool = own.length > 0 ? own : all;
+    if (pool.length === 1) {
+      const [only] = pool as [Candidate];
+      return only.kind === "oauth2" ? connectionHandle(entry, owner, only.id) : secretItemHandle(entry, owner, only.id);
+    }
+    const modes = entry.tool.authModes;
+    if (pool.length === 0) {
+      const needed = modes.includes("oauth2") ? "connected_account_id" : "secret_item_id";
+      throw new BrokerError(
+        "credential_required",
+        `${entry.tool.name} needs a ${needed}${modes.length > 1 ? " or secret_item_id" : ""}, and no usable ${entry.provider.displayName} account is connected${owner.endUserId ? " for this end user" : ""}`,
+        { accepts: modes, provider: entry.provider.id },
+      );
+    }
+    throw new BrokerError("credential_ambiguous", `several ${entry.provider.displayName} accounts could serve ${entry.tool.name}; name one`, {
+      candidates: pool.map((candidate) => ({
+        ...(candidate.kind === "oauth2" ? { connected_account_id: candidate.id } : { secret_item_id: candidate.id }),
+        label: candidate.label,
+        display_name: candidate.displayName,
+        owner: candidate.endUserId === null ? "shared" : "end_user",
+      })),
+    });
+  }
+
   return {
-    async resolve(entry: CatalogueTool, tenantId: string, env: Env, request: HandleRequest): Promise<CredentialHandle> {
+    async resolve(entry: CatalogueTool, owner: HandleOwner, request: HandleRequest): Promise<CredentialHandle> {
       const modes = entry.tool.authModes;
       if (request.connected_account_id) {
         if (!modes.includes("oauth2")) throw mismatch(`${entry.tool.name} takes a secret_item_id, not a connected account`, "auth_mode");
-        const connection = await connections.find(tenantId, request.connected_account_id);
-        if (!connection) throw notFound("connected account");
-        checkScope(entry, env, connection, "connected account");
-        if (connection.status !== "active") {
-          throw new BrokerError("connection_unusable", `the connected account is ${connection.status}; an operator must reconnect it`, {
-            connection_status: connection.status,
-            reconnect_required: true,
-          });
-        }
-        return { kind: "oauth2", connection };
+        return connectionHandle(entry, owner, request.connected_account_id);
       }
       if (request.secret_item_id) {
         if (!modes.includes("api_key")) throw mismatch(`${entry.tool.name} needs a connected_account_id (OAuth), not a secret item`, "auth_mode");
-        const item = await secretItems.resolve(tenantId, request.secret_item_id);
-        checkScope(entry, env, item, "secret item");
-        return { kind: "api_key", secretItemId: item.id, open: item.open };
+        return secretItemHandle(entry, owner, request.secret_item_id);
       }
-      const needed = modes.includes("oauth2") ? "connected_account_id" : "secret_item_id";
-      throw new BrokerError("credential_required", `${entry.tool.name} needs a ${needed}${modes.length > 1 ? " or secret_item_id" : ""}`, { accepts: modes });
+      return defaultHandle(entry, owner);
     },
   };
 }

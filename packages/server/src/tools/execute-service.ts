@@ -1,169 +1,166 @@
 /**
- * The execute pipeline (DESIGN §4): idempotency → tool → arguments → credential handle → policy →
- * approval → upstream call → scrubbed result, with every attempt recorded.
+ * POST /v1/tools/execute as a caller of the invocation lifecycle: idempotency → tool → arguments →
+ * credential handle → policy → approval → perform, with every refusal recorded.
  */
 import { randomUUID } from "node:crypto";
-import { uuidv7 } from "../ids.js";
+import type { Static } from "@sinclair/typebox";
+import type { AgentAppService } from "../agent-apps/agent-app-service.js";
 import type { ApprovalService } from "../approvals/approval-service.js";
 import { BrokerError } from "../errors.js";
+import { uuidv7 } from "../ids.js";
 import type { PolicyService } from "../policy/policy-service.js";
-import type { ApprovalGate } from "./approval-gate.js";
-import { fingerprint } from "./canonical.js";
+import { fingerprint } from "../shared/canonical-json.js";
+import type { ActingCaller, Caller } from "./caller.js";
 import type { CredentialHandle, CredentialResolution } from "./credential-resolution.js";
-import type { Idempotency } from "./idempotency.js";
-import type { AttemptRecord, Caller, InvocationRecorder, StoredOutcome } from "./invocation-recorder.js";
-import type { InvocationQueries } from "./invocation-queries.js";
+import type { Idempotency, IdempotencyScope } from "./idempotency.js";
+import { settle, storedOutcomeOf, transitions, type CallDescription, type Channel } from "./invocation-lifecycle.js";
+import type { InvocationRecorder } from "./invocation-recorder.js";
+import type { Perform } from "./perform.js";
+import type { InvocationReplay } from "./invocation-replay.js";
 import { redactArguments } from "./scrub.js";
 import type { CatalogueTool, ToolCatalogue } from "./tool-catalogue.js";
-import type { UpstreamCall } from "./upstream-call.js";
-import type { Store } from "../store/database.js";
+import type { ExecuteBody } from "./tool-schemas.js";
 
-export type ExecuteBody = {
-  tool_name: string;
-  arguments: Record<string, unknown>;
-  connected_account_id?: string | null;
-  secret_item_id?: string | null;
-  idempotency_key?: string | null;
-  approval_id?: string | null;
-};
+export type ExecuteRequest = Static<typeof ExecuteBody>;
+export type ExecuteResult = { invocation_id: string; result: unknown; replayed: boolean };
 
-export type ExecuteResponse = { status: number; body: unknown; replayed: boolean };
+/**
+ * How the call arrived. Over MCP a client cannot carry an `approval_id` back, so the identical call
+ * (same tool, arguments, credential, agent app, env and end user) finds the approval it asked for.
+ */
+export type ExecuteOptions = { channel?: Channel };
 
 export type ExecuteDeps = {
-  store: Pick<Store, "db">;
   toolCatalogue: ToolCatalogue;
   credentialResolution: CredentialResolution;
   policies: Pick<PolicyService, "current">;
-  approvals: Pick<ApprovalService, "createIn">;
-  approvalGate: ApprovalGate;
-  upstreamCall: UpstreamCall;
+  approvals: Pick<ApprovalService, "createIn" | "consumeForCall" | "findLiveForCall">;
+  agentApps: Pick<AgentAppService, "get">;
+  perform: Perform;
   idempotency: Idempotency;
   recorder: InvocationRecorder;
-  invocationQueries: InvocationQueries;
+  replay: InvocationReplay;
 };
 
-export const envelopeOf = (error: BrokerError) => ({
-  ok: false as const,
-  error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
-});
-
-/** What one attempt knows so far; each stage fills in more before it can fail. */
-export type Attempt = Omit<AttemptRecord, "status" | "errorCode" | "upstreamStatus" | "latencyMs" | "outcome"> & {
-  /** Set once the upstream call starts: from then on the outcome is stored, never forgotten. */
-  began?: boolean;
-};
+type Admitted = { entry: CatalogueTool; handle: CredentialHandle };
 
 export function createExecuteService(deps: ExecuteDeps) {
   const { recorder } = deps;
 
-  async function replay(tenantId: string, invocationId: string): Promise<ExecuteResponse> {
-    const row = await deps.invocationQueries.find(deps.store.db, tenantId, invocationId);
-    const outcome = row ? await recorder.openOutcome(row) : undefined;
-    if (!outcome) throw new BrokerError("request_in_progress", "the original request has not finished yet; retry shortly");
-    return { ...outcome, replayed: true };
-  }
-
-  async function reject(attempt: Attempt, error: BrokerError, status: "rejected" | "denied"): Promise<never> {
-    await recorder.record({ ...attempt, status, errorCode: error.code, upstreamStatus: null, latencyMs: null, outcome: undefined });
+  async function refuse(record: ReturnType<typeof transitions.rejected>, error: BrokerError): Promise<never> {
+    await recorder.record(record);
     throw error;
   }
 
-  /** Runs the upstream call and records its outcome, success or upstream failure. */
-  async function perform(attempt: Attempt, entry: CatalogueTool, handle: CredentialHandle, args: Record<string, unknown>): Promise<ExecuteResponse> {
-    attempt.began = true;
+  /** Tool, arguments and handle: any fault here is the caller's and is recorded as rejected. */
+  async function admit(call: CallDescription, body: ExecuteRequest): Promise<Admitted> {
     try {
-      const outcome = await deps.upstreamCall.call(entry, handle, args);
-      const body = { invocation_id: attempt.invocationId, result: outcome.result };
-      await recorder.record({ ...attempt, status: "succeeded", errorCode: null, upstreamStatus: outcome.upstreamStatus, latencyMs: outcome.latencyMs, outcome: { status: 200, body } });
-      return { status: 200, body, replayed: false };
+      const entry = deps.toolCatalogue.resolve(body.tool_name);
+      deps.toolCatalogue.validateArguments(entry, body.arguments);
+      const handle = await deps.credentialResolution.resolve(entry, call.caller, body);
+      return { entry, handle };
     } catch (error) {
-      if (!(error instanceof BrokerError)) throw error;
-      const upstreamStatus = typeof error.details?.upstream_status === "number" ? error.details.upstream_status : null;
-      const details = { ...error.details, invocation_id: attempt.invocationId };
-      const failure = new BrokerError(error.code, error.message, details, { status: error.status });
-      const outcome: StoredOutcome = { status: failure.status, body: envelopeOf(failure) };
-      await recorder.record({ ...attempt, status: "failed", errorCode: error.code, upstreamStatus, latencyMs: null, outcome });
-      throw failure;
-    }
-  }
-
-  async function run(attempt: Attempt, body: ExecuteBody): Promise<ExecuteResponse> {
-    const { caller } = attempt;
-    const args = body.arguments;
-    let entry: CatalogueTool;
-    let handle: CredentialHandle;
-    try {
-      entry = deps.toolCatalogue.resolve(body.tool_name);
-      attempt.provider = entry.provider.id;
-      deps.toolCatalogue.validateArguments(entry, args);
-      handle = await deps.credentialResolution.resolve(entry, caller.tenantId, caller.env, body);
-    } catch (error) {
-      if (error instanceof BrokerError) return reject(attempt, error, "rejected");
+      if (error instanceof BrokerError) return refuse(transitions.rejected({ ...call, provider: providerOf(deps.toolCatalogue, body.tool_name) }, error), error);
       throw error;
     }
-
-    const policy = await deps.policies.current(caller.tenantId, caller.env);
-    const decision = policy.evaluate({ toolName: entry.tool.name, risk: entry.tool.risk, agentAppId: caller.agentAppId, arguments: args });
-    if (decision.effect === "deny") {
-      return reject(attempt, new BrokerError("policy_denied", `policy rule "${decision.rule_id}" denies this call`, { rule_id: decision.rule_id }), "denied");
-    }
-    if (decision.effect === "require_approval") {
-      if (!body.approval_id) return requestApproval(attempt, entry, args, decision.rule_id);
-      try {
-        const approval = await deps.approvalGate.consumeFor(caller, body.approval_id, attempt);
-        // The approved call runs as the invocation that asked for it.
-        Object.assign(attempt, { invocationId: approval.invocation_id, existing: true, approvalId: approval.id });
-      } catch (error) {
-        if (error instanceof BrokerError) return reject(attempt, error, error.code === "policy_denied" ? "denied" : "rejected");
-        throw error;
-      }
-    }
-    return perform(attempt, entry, handle, args);
   }
 
-  async function requestApproval(attempt: Attempt, entry: CatalogueTool, args: Record<string, unknown>, ruleId: string | null): Promise<never> {
-    const { caller, invocationId } = attempt;
-    const argumentsSealed = await recorder.sealArguments(caller.tenantId, invocationId, args);
+  async function requestApproval(call: CallDescription, entry: CatalogueTool, args: Record<string, unknown>, ruleId: string | null): Promise<never> {
+    const { caller, invocationId } = call;
     const approvalId = randomUUID();
+    const waiting = { ...call, approvalId };
     let expiresAt = "";
-    await recorder.record(
-      { ...attempt, approvalId, status: "awaiting_approval", errorCode: "approval_required", upstreamStatus: null, latencyMs: null, outcome: undefined },
-      {
-        argumentsSealed,
-        extra: async (trx) => {
-          const approval = await deps.approvals.createIn(trx, {
-            approvalId,
-            tenantId: caller.tenantId,
-            env: caller.env,
-            agentAppId: caller.agentAppId,
-            invocationId,
-            toolName: entry.tool.name,
-            provider: entry.provider.id,
-            connectionId: attempt.connectionId,
-            secretItemId: attempt.secretItemId,
-            argumentsFingerprint: attempt.argumentsFingerprint,
-            argumentsRedacted: attempt.argumentsRedacted,
-            ruleId,
-          });
-          expiresAt = approval.expires_at;
-        },
+    await recorder.record(transitions.awaitingApproval(waiting), {
+      argumentsSealed: await recorder.sealArguments(caller.tenantId, invocationId, args),
+      extra: async (trx) => {
+        const approval = await deps.approvals.createIn(trx, {
+          approvalId,
+          tenantId: caller.tenantId,
+          env: caller.env,
+          agentAppId: caller.agentAppId,
+          invocationId,
+          toolName: entry.tool.name,
+          provider: entry.provider.id,
+          connectionId: call.connectionId,
+          secretItemId: call.secretItemId,
+          argumentsFingerprint: call.argumentsFingerprint,
+          argumentsRedacted: call.argumentsRedacted,
+          ruleId,
+          endUserId: caller.endUserId,
+        });
+        expiresAt = approval.expiresAt;
       },
-    );
+    });
     throw new BrokerError("approval_required", `${entry.tool.name} needs a human approval first`, { approval_id: approvalId, invocation_id: invocationId, expires_at: expiresAt });
   }
 
+  /** Policy and approval: returns the call as it may run (possibly as the invocation that waited for approval). */
+  async function authorize(call: CallDescription, entry: CatalogueTool, body: ExecuteRequest): Promise<CallDescription> {
+    const { caller } = call;
+    const policy = await deps.policies.current(caller.tenantId, caller.env);
+    const decision = policy.evaluate({ toolName: entry.tool.name, risk: entry.tool.risk, agentAppId: caller.agentAppId, endUserId: caller.endUserId, arguments: body.arguments });
+    if (decision.effect === "deny") {
+      const error = new BrokerError("policy_denied", `policy rule "${decision.rule_id}" denies this call`, { rule_id: decision.rule_id });
+      return refuse(transitions.denied(call, error), error);
+    }
+    // A call that needs no approval runs on its own merits: an approval_id it carries is neither
+    // checked, consumed nor recorded (the policy may have changed since the approval was asked for).
+    if (decision.effect === "allow") return call;
+    const exactCall = {
+      tenantId: caller.tenantId,
+      env: caller.env,
+      agentAppId: caller.agentAppId,
+      endUserId: caller.endUserId,
+      toolName: call.toolName,
+      connectionId: call.connectionId,
+      secretItemId: call.secretItemId,
+      argumentsFingerprint: call.argumentsFingerprint,
+    };
+    const approvalId = body.approval_id ?? (call.channel === "mcp" ? (await deps.approvals.findLiveForCall(exactCall))?.id : undefined);
+    if (!approvalId) return requestApproval(call, entry, body.arguments, decision.rule_id);
+    try {
+      const approval = await deps.approvals.consumeForCall(approvalId, exactCall);
+      // The approved call runs as the invocation that asked for it.
+      return { ...call, invocationId: approval.invocationId, existing: true, approvalId: approval.id };
+    } catch (error) {
+      if (!(error instanceof BrokerError)) throw error;
+      return refuse(error.code === "policy_denied" ? transitions.denied(call, error) : transitions.rejected(call, error), error);
+    }
+  }
+
+  /** A control key names the agent app it acts for, which must be active. */
+  async function actingCaller(caller: Caller): Promise<ActingCaller> {
+    if (caller.kind === "agent_app") return caller;
+    if (!caller.agentAppId) {
+      throw new BrokerError("invalid_request", "agent_app_id is required when a control key executes a tool", {
+        fields: [{ location: "body", field: "/agent_app_id", message: "is required with a control key" }],
+      }, { status: 422 });
+    }
+    const agentApp = await deps.agentApps.get(caller.tenantId, caller.agentAppId);
+    if (agentApp.status !== "active") throw new BrokerError("forbidden", "the agent app is disabled");
+    return { ...caller, agentAppId: caller.agentAppId };
+  }
+
+  async function claimKey(scope: IdempotencyScope, body: ExecuteRequest, invocationId: string) {
+    // agent_app_id and end_user_id are part of the scope, not of the request: a control key naming
+    // them and the broker JWT that carries them as claims send the same request.
+    const requestFingerprint = fingerprint({ ...body, idempotency_key: undefined, agent_app_id: undefined, end_user_id: undefined });
+    return deps.idempotency.claim(scope, requestFingerprint, invocationId);
+  }
+
   return {
-    async execute(caller: Caller, body: ExecuteBody): Promise<ExecuteResponse> {
+    async execute(anyCaller: Caller, body: ExecuteRequest, options: ExecuteOptions = {}): Promise<ExecuteResult> {
+      const caller = await actingCaller(anyCaller);
       const invocationId = uuidv7();
-      const scope = body.idempotency_key ? { tenantId: caller.tenantId, env: caller.env, agentAppId: caller.agentAppId, key: body.idempotency_key } : undefined;
+      const scope = body.idempotency_key
+        ? { tenantId: caller.tenantId, env: caller.env, agentAppId: caller.agentAppId, endUserId: caller.endUserId, key: body.idempotency_key }
+        : undefined;
       if (scope) {
-        // agent_app_id is part of the scope, not of the request: a control key naming the agent app
-        // and that app's broker JWT (which omits it) send the same request.
-        const requestFingerprint = fingerprint({ ...body, idempotency_key: undefined, agent_app_id: undefined });
-        const claim = await deps.idempotency.claim(scope, requestFingerprint, invocationId);
-        if (claim.kind === "replay") return replay(caller.tenantId, claim.invocationId);
+        const claim = await claimKey(scope, body, invocationId);
+        if (claim.kind === "abandoned_send") await deps.replay.settleAbandoned(caller.tenantId, claim.invocationId, scope.key);
+        if (claim.kind !== "claimed") return deps.replay.replay(caller.tenantId, claim.invocationId);
       }
-      const attempt: Attempt = {
+      const call: CallDescription = {
         caller,
         invocationId,
         toolName: body.tool_name,
@@ -172,23 +169,32 @@ export function createExecuteService(deps: ExecuteDeps) {
         secretItemId: body.secret_item_id ?? null,
         argumentsRedacted: redactArguments(body.arguments),
         argumentsFingerprint: fingerprint(body.arguments),
-        approvalId: body.approval_id ?? null,
+        approvalId: null,
         idempotency: scope,
         existing: false,
+        channel: options.channel ?? "rest",
       };
       try {
-        return await run(attempt, body);
+        const { entry, handle } = await admit(call, body);
+        // From here on the call is about the credential it resolved to (named or chosen by
+        // default): that is what an approval pins down and what the invocation records.
+        const resolved = { ...call, provider: entry.provider.id, ...handleIds(handle) };
+        const admitted = await authorize(resolved, entry, body);
+        const outcome = await deps.perform(admitted, entry, handle, body.arguments);
+        return { ...settle(storedOutcomeOf(admitted, outcome), { replayed: false }), replayed: false };
       } catch (error) {
-        // Only calls that may have reached the upstream keep their outcome; the rest (refused before
-        // execution, or failed before sending: vault, dead connection) are forgotten, so the key can be retried.
-        const mayHaveReachedUpstream = attempt.began && error instanceof BrokerError && error.code === "upstream_error";
-        if (scope && !mayHaveReachedUpstream) await deps.idempotency.release(scope);
+        // A key still in progress had no decision recorded (e.g. the database failed): forget it so the
+        // caller may retry. Kept and announced (sending) keys are never released.
+        if (scope) await deps.idempotency.release(scope).catch(() => {});
         throw error;
       }
     },
-    replay,
-    perform,
   };
 }
+
+const handleIds = (handle: CredentialHandle) =>
+  handle.kind === "oauth2" ? { connectionId: handle.connectionId, secretItemId: null } : { connectionId: null, secretItemId: handle.secretItemId };
+
+const providerOf = (catalogue: ToolCatalogue, toolName: string) => (catalogue.has(toolName) ? catalogue.resolve(toolName).provider.id : null);
 
 export type ExecuteService = ReturnType<typeof createExecuteService>;

@@ -1,24 +1,114 @@
-import type { Executor } from "../store/database.js";
+/**
+ * Every query on `invocations` and `usage_events`; bound to the store once. Statements that belong
+ * to a lifecycle step's write take that write's transaction as their last argument.
+ */
+import type { Executor, Store } from "../store/database.js";
 import type { InvocationsTable, UsageEventsTable } from "../store/schema.js";
+import type { Invocation, InvocationStep } from "./invocation.js";
 
-export type InvocationRow = InvocationsTable;
-
-export function createInvocationQueries() {
+function invocationFromRow(row: InvocationsTable): Invocation {
   return {
-    insertMany: (db: Executor, rows: InvocationRow[]) => db.insertInto("invocations").values(rows).execute(),
+    id: row.id,
+    tenantId: row.tenant_id,
+    env: row.env,
+    agentAppId: row.agent_app_id,
+    actorType: row.actor_type,
+    actorId: row.actor_id,
+    toolName: row.tool_name,
+    provider: row.provider,
+    connectionId: row.connection_id,
+    secretItemId: row.secret_item_id,
+    status: row.status,
+    errorCode: row.error_code,
+    upstreamStatus: row.upstream_status,
+    latencyMs: row.latency_ms,
+    argumentsRedactedJson: row.arguments_redacted,
+    argumentsSealed: row.arguments_sealed,
+    argumentsFingerprint: row.arguments_fingerprint,
+    outcomeSealed: row.outcome_sealed,
+    approvalId: row.approval_id,
+    idempotencyKey: row.idempotency_key,
+    createdAt: row.created_at,
+    completedAt: row.completed_at,
+    endUserId: row.end_user_id,
+  };
+}
 
-    find: (db: Executor, tenantId: string, id: string) =>
-      db.selectFrom("invocations").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst(),
+function invocationToRow(invocation: Invocation): InvocationsTable {
+  return {
+    id: invocation.id,
+    tenant_id: invocation.tenantId,
+    env: invocation.env,
+    agent_app_id: invocation.agentAppId,
+    actor_type: invocation.actorType,
+    actor_id: invocation.actorId,
+    tool_name: invocation.toolName,
+    provider: invocation.provider,
+    connection_id: invocation.connectionId,
+    secret_item_id: invocation.secretItemId,
+    status: invocation.status,
+    error_code: invocation.errorCode,
+    upstream_status: invocation.upstreamStatus,
+    latency_ms: invocation.latencyMs,
+    arguments_redacted: invocation.argumentsRedactedJson,
+    arguments_sealed: invocation.argumentsSealed,
+    arguments_fingerprint: invocation.argumentsFingerprint,
+    outcome_sealed: invocation.outcomeSealed,
+    approval_id: invocation.approvalId,
+    idempotency_key: invocation.idempotencyKey,
+    created_at: invocation.createdAt,
+    completed_at: invocation.completedAt,
+    end_user_id: invocation.endUserId,
+  };
+}
 
-    /** Records the outcome of a call that waited for approval; only the first outcome sticks. */
-    complete: (db: Executor, id: string, outcome: Pick<InvocationRow, "status" | "error_code" | "upstream_status" | "latency_ms" | "outcome_sealed" | "completed_at" | "approval_id">) =>
-      db.updateTable("invocations").set(outcome).where("id", "=", id).where("status", "=", "awaiting_approval").executeTakeFirst(),
+export function createInvocationQueries({ db }: Pick<Store, "db">) {
+  return {
+    insertMany: (invocations: Invocation[], executor: Executor = db) => executor.insertInto("invocations").values(invocations.map(invocationToRow)).execute(),
 
-    markDenied: (db: Executor, id: string, at: string) =>
-      db.updateTable("invocations").set({ status: "denied", error_code: "policy_denied", completed_at: at }).where("id", "=", id).where("status", "=", "awaiting_approval").execute(),
+    async find(tenantId: string, id: string, executor: Executor = db): Promise<Invocation | undefined> {
+      const row = await executor.selectFrom("invocations").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
+      return row && invocationFromRow(row);
+    },
 
-    insertUsage: (db: Executor, rows: UsageEventsTable[]) =>
-      db.insertInto("usage_events").values(rows).onConflict((oc) => oc.column("invocation_id").doNothing()).execute(),
+    /** Moves a waiting or sending call on (to sending, or to its outcome); a finished call never changes. */
+    advance: (id: string, step: InvocationStep, executor: Executor = db) =>
+      executor
+        .updateTable("invocations")
+        .set({
+          status: step.status,
+          error_code: step.errorCode,
+          upstream_status: step.upstreamStatus,
+          latency_ms: step.latencyMs,
+          outcome_sealed: step.outcomeSealed,
+          completed_at: step.completedAt,
+          approval_id: step.approvalId,
+        })
+        .where("id", "=", id)
+        .where("status", "in", ["awaiting_approval", "sending"])
+        .executeTakeFirst(),
+
+    /** A call whose sending was announced but never finished; true when this request settled it. */
+    settleUnknown: async (id: string, values: Pick<Invocation, "errorCode" | "outcomeSealed" | "completedAt">, executor: Executor = db) => {
+      const result = await executor
+        .updateTable("invocations")
+        .set({ error_code: values.errorCode, outcome_sealed: values.outcomeSealed, completed_at: values.completedAt, status: "unknown" })
+        .where("id", "=", id)
+        .where("status", "=", "sending")
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    markDenied: (id: string, at: string, executor: Executor = db) =>
+      executor
+        .updateTable("invocations")
+        .set({ status: "denied", error_code: "policy_denied", completed_at: at })
+        .where("id", "=", id)
+        .where("status", "=", "awaiting_approval")
+        .execute(),
+
+    insertUsage: (rows: UsageEventsTable[], executor: Executor = db) =>
+      executor.insertInto("usage_events").values(rows).onConflict((oc) => oc.column("invocation_id").doNothing()).execute(),
   };
 }
 

@@ -1,41 +1,21 @@
 /**
- * Writes what happened to one execute attempt in a single transaction: the invocation row, its
- * audit event, the usage event (only when the upstream was reached) and the idempotency outcome.
+ * Writes each step of an invocation's lifecycle in one transaction with what goes with it: the
+ * invocation row, its audit event, the usage event (only when the upstream answered) and what
+ * becomes of the idempotency key. Concurrent steps share one transaction (group commit).
  */
-import { uuidv7 } from "../ids.js";
 import type { AuditEntry, AuditLog } from "../audit/audit-log.js";
-import { createWriteBatcher } from "../store/write-batcher.js";
 import type { Clock } from "../clock.js";
-import type { Env } from "../ids.js";
+import { uuidv7 } from "../ids.js";
 import type { Store, Tx } from "../store/database.js";
-import type { Vault } from "../vault/vault.js";
-import type { Idempotency, IdempotencyScope } from "./idempotency.js";
-import type { InvocationQueries, InvocationRow } from "./invocation-queries.js";
+import { createWriteBatcher } from "../store/write-batcher.js";
+import type { Sealed, Vault } from "../vault/vault.js";
+import { actorOf, type ActingCaller } from "./caller.js";
+import type { Idempotency } from "./idempotency.js";
+import { outcomeUnknown, parseStoredOutcome, type CallDescription, type InvocationRecord, type StoredOutcome } from "./invocation-lifecycle.js";
+import type { Invocation } from "./invocation.js";
+import type { InvocationQueries } from "./invocation-queries.js";
 
-export type Caller = { tenantId: string; env: Env; agentAppId: string; actor: { type: "agent_app" | "control_key"; id: string } };
-export type StoredOutcome = { status: number; body: unknown };
-
-export type AttemptRecord = {
-  caller: Caller;
-  invocationId: string;
-  toolName: string;
-  provider: string | null;
-  connectionId: string | null;
-  secretItemId: string | null;
-  argumentsRedacted: unknown;
-  argumentsFingerprint: string;
-  status: InvocationRow["status"];
-  errorCode: string | null;
-  upstreamStatus: number | null;
-  latencyMs: number | null;
-  outcome: StoredOutcome | undefined;
-  approvalId: string | null;
-  idempotency: IdempotencyScope | undefined;
-  /** True when the row already exists (a call that waited for approval). */
-  existing: boolean;
-};
-
-type PendingWrite = { record: AttemptRecord; sealedOutcome: string | null; argumentsSealed: string | undefined; extra: ((trx: Tx) => Promise<void>) | undefined };
+type PendingWrite = { record: InvocationRecord; sealedOutcome: Sealed | null; argumentsSealed: Sealed | undefined; extra: ((trx: Tx) => Promise<void>) | undefined };
 
 /** Rows per INSERT: well under SQLite's limit of bound parameters (22 columns × 100). */
 const INSERT_CHUNK = 100;
@@ -47,62 +27,96 @@ type RecorderDeps = {
   queries: InvocationQueries;
   vault: Pick<Vault, "seal" | "open">;
   audit: Pick<AuditLog, "appendManyIn">;
-  idempotency: Pick<Idempotency, "complete">;
+  idempotency: Pick<Idempotency, "complete" | "markSending" | "release">;
   clock: Clock;
 };
 
-export function createInvocationRecorder({ store, queries, vault, audit, idempotency, clock }: RecorderDeps) {
-  function auditEntry(record: AttemptRecord): AuditEntry {
-    const finished = record.status !== "awaiting_approval";
-    const outcome = record.status === "succeeded" || record.status === "awaiting_approval" ? "success" : record.status === "denied" ? "denied" : "failure";
-    return {
-      tenantId: record.caller.tenantId,
-      actor: record.caller.actor,
-      action: finished ? "tool.executed" : "tool.approval_requested",
-      target: { type: "invocation", id: record.invocationId },
-      outcome,
-      agentAppId: record.caller.agentAppId,
-      toolName: record.toolName,
-      data: {
-        env: record.caller.env,
-        status: record.status,
-        connected_account_id: record.connectionId,
-        secret_item_id: record.secretItemId,
-        error_code: record.errorCode,
-        upstream_status: record.upstreamStatus,
-        latency_ms: record.latencyMs,
-        approval_id: record.approvalId,
-        arguments: record.argumentsRedacted,
-      },
-    };
-  }
+/** `sending` is a write-ahead mark, not an outcome: it is audited when the call finishes. */
+const isAudited = (record: InvocationRecord) => record.status !== "sending";
 
-  function invocationRow(item: PendingWrite, now: string): InvocationRow {
-    const { record } = item;
-    return {
-      id: record.invocationId,
-      tenant_id: record.caller.tenantId,
-      env: record.caller.env,
-      agent_app_id: record.caller.agentAppId,
-      actor_type: record.caller.actor.type,
-      actor_id: record.caller.actor.id,
-      tool_name: record.toolName,
-      provider: record.provider,
-      connection_id: record.connectionId,
-      secret_item_id: record.secretItemId,
-      status: record.status,
+function auditEntry(record: InvocationRecord): AuditEntry {
+  const { call, status } = record;
+  const outcome = status === "succeeded" || status === "awaiting_approval" ? "success" : status === "denied" ? "denied" : status === "unknown" ? "unknown" : "failure";
+  return {
+    tenantId: call.caller.tenantId,
+    actor: actorOf(call.caller),
+    action: status === "awaiting_approval" ? "tool.approval_requested" : "tool.executed",
+    target: { type: "invocation", id: call.invocationId },
+    outcome,
+    agentAppId: call.caller.agentAppId,
+    toolName: call.toolName,
+    endUserId: call.caller.endUserId,
+    data: {
+      env: call.caller.env,
+      ...(call.caller.endUserId ? { end_user_id: call.caller.endUserId } : {}),
+      status,
+      connected_account_id: call.connectionId,
+      secret_item_id: call.secretItemId,
       error_code: record.errorCode,
       upstream_status: record.upstreamStatus,
       latency_ms: record.latencyMs,
-      arguments_redacted: JSON.stringify(record.argumentsRedacted ?? {}),
-      arguments_sealed: item.argumentsSealed ?? null,
-      arguments_fingerprint: record.argumentsFingerprint,
-      outcome_sealed: item.sealedOutcome,
-      approval_id: record.approvalId,
-      idempotency_key: record.idempotency?.key ?? null,
-      created_at: now,
-      completed_at: record.status === "awaiting_approval" ? null : now,
-    };
+      approval_id: call.approvalId,
+      arguments: call.argumentsRedacted,
+      via: call.channel,
+    },
+  };
+}
+
+function newInvocation(item: PendingWrite, now: string): Invocation {
+  const { call, status } = item.record;
+  const actor = actorOf(call.caller);
+  return {
+    id: call.invocationId,
+    tenantId: call.caller.tenantId,
+    env: call.caller.env,
+    agentAppId: call.caller.agentAppId,
+    actorType: actor.type,
+    actorId: actor.id,
+    toolName: call.toolName,
+    provider: call.provider,
+    connectionId: call.connectionId,
+    secretItemId: call.secretItemId,
+    status,
+    errorCode: item.record.errorCode,
+    upstreamStatus: item.record.upstreamStatus,
+    latencyMs: item.record.latencyMs,
+    argumentsRedactedJson: JSON.stringify(call.argumentsRedacted ?? {}),
+    argumentsSealed: item.argumentsSealed ?? null,
+    argumentsFingerprint: call.argumentsFingerprint,
+    outcomeSealed: item.sealedOutcome,
+    approvalId: call.approvalId,
+    idempotencyKey: call.idempotency?.key ?? null,
+    endUserId: call.caller.endUserId,
+    createdAt: now,
+    completedAt: status === "awaiting_approval" || status === "sending" ? null : now,
+  };
+}
+
+export function createInvocationRecorder({ store, queries, vault, audit, idempotency, clock }: RecorderDeps) {
+  async function writeRows(trx: Tx, items: PendingWrite[], now: string) {
+    const fresh = items.filter((item) => !item.record.call.existing).map((item) => newInvocation(item, now));
+    for (let i = 0; i < fresh.length; i += INSERT_CHUNK) await queries.insertMany(fresh.slice(i, i + INSERT_CHUNK), trx);
+    for (const { record, sealedOutcome } of items.filter((item) => item.record.call.existing)) {
+      await queries.advance(record.call.invocationId, {
+        status: record.status,
+        errorCode: record.errorCode,
+        upstreamStatus: record.upstreamStatus,
+        latencyMs: record.latencyMs,
+        outcomeSealed: sealedOutcome,
+        completedAt: record.status === "sending" ? null : now,
+        approvalId: record.call.approvalId,
+      }, trx);
+    }
+  }
+
+  async function settleKeys(trx: Tx, items: PendingWrite[]) {
+    for (const { record } of items) {
+      const scope = record.call.idempotency;
+      if (!scope) continue;
+      if (record.idempotencyKey === "keep" && record.outcome) await idempotency.complete(trx, scope, record.call.invocationId, record.outcome.status);
+      else if (record.idempotencyKey === "sending") await idempotency.markSending(trx, scope, record.call.invocationId);
+      else if (record.idempotencyKey === "release") await idempotency.release(scope, trx);
+    }
   }
 
   /** One transaction for a whole batch: multi-row inserts, one audit-chain lookup per tenant. */
@@ -110,58 +124,96 @@ export function createInvocationRecorder({ store, queries, vault, audit, idempot
     const now = clock.now().toISOString();
     await store.db.transaction().execute(async (trx) => {
       for (const item of items) await item.extra?.(trx);
-      const fresh = items.filter((item) => !item.record.existing).map((item) => invocationRow(item, now));
-      for (let i = 0; i < fresh.length; i += INSERT_CHUNK) await queries.insertMany(trx, fresh.slice(i, i + INSERT_CHUNK));
-      for (const { record, sealedOutcome } of items.filter((item) => item.record.existing)) {
-        await queries.complete(trx, record.invocationId, {
-          status: record.status,
-          error_code: record.errorCode,
-          upstream_status: record.upstreamStatus,
-          latency_ms: record.latencyMs,
-          outcome_sealed: sealedOutcome,
-          completed_at: now,
-          approval_id: record.approvalId,
-        });
-      }
-      await audit.appendManyIn(trx, items.map((item) => auditEntry(item.record)));
+      await writeRows(trx, items, now);
+      await audit.appendManyIn(trx, items.filter((item) => isAudited(item.record)).map((item) => auditEntry(item.record)));
       const usage = items
-        .filter((item) => item.record.upstreamStatus !== null)
-        .map(({ record }) => ({
+        .filter(({ record }) => record.upstreamStatus !== null)
+        .map(({ record: { call } }) => ({
           id: uuidv7(),
-          tenant_id: record.caller.tenantId,
-          env: record.caller.env,
-          agent_app_id: record.caller.agentAppId,
-          tool_name: record.toolName,
-          invocation_id: record.invocationId,
+          tenant_id: call.caller.tenantId,
+          env: call.caller.env,
+          agent_app_id: call.caller.agentAppId,
+          tool_name: call.toolName,
+          invocation_id: call.invocationId,
+          end_user_id: call.caller.endUserId,
           period: now.slice(0, 7),
           occurred_at: now,
         }));
-      for (let i = 0; i < usage.length; i += INSERT_CHUNK) await queries.insertUsage(trx, usage.slice(i, i + INSERT_CHUNK));
-      for (const { record } of items) {
-        if (record.idempotency && record.outcome) await idempotency.complete(trx, record.idempotency, record.invocationId, record.outcome.status);
-      }
+      for (let i = 0; i < usage.length; i += INSERT_CHUNK) await queries.insertUsage(usage.slice(i, i + INSERT_CHUNK), trx);
+      await settleKeys(trx, items);
     });
   }
 
   const batcher = createWriteBatcher(writeBatch);
+  const sealOutcome = (tenantId: string, invocationId: string, outcome: StoredOutcome) => vault.seal(outcomeContext(tenantId, invocationId), JSON.stringify(outcome));
 
   return {
-    openOutcome: async (row: Pick<InvocationRow, "tenant_id" | "id" | "outcome_sealed">): Promise<StoredOutcome | undefined> =>
-      row.outcome_sealed ? (JSON.parse(await vault.open(outcomeContext(row.tenant_id, row.id), row.outcome_sealed)) as StoredOutcome) : undefined,
+    /** Writes what the group commit still holds, then refuses new records (shutdown, main.ts). */
+    close: () => batcher.close(),
+
+    openOutcome: async (invocation: Pick<Invocation, "tenantId" | "id" | "outcomeSealed">): Promise<StoredOutcome | undefined> =>
+      invocation.outcomeSealed ? parseStoredOutcome(await vault.open(outcomeContext(invocation.tenantId, invocation.id), invocation.outcomeSealed)) : undefined,
 
     /**
-     * Resolves once the attempt is durably written. Concurrent attempts share one transaction
-     * (group commit); `extra` writes more rows in it (e.g. the approval a waiting call needs).
+     * Resolves once the step is durably written. `extra` writes more rows in the same transaction
+     * (e.g. the approval a waiting call needs).
      */
-    async record(record: AttemptRecord, options: { argumentsSealed?: string; extra?: (trx: Tx) => Promise<void> } = {}) {
-      const sealedOutcome = record.outcome ? await vault.seal(outcomeContext(record.caller.tenantId, record.invocationId), JSON.stringify(record.outcome)) : null;
+    async record(record: InvocationRecord, options: { argumentsSealed?: Sealed; extra?: (trx: Tx) => Promise<void> } = {}) {
+      const sealedOutcome = record.outcome ? await sealOutcome(record.call.caller.tenantId, record.call.invocationId, record.outcome) : null;
       await batcher.write({ record, sealedOutcome, argumentsSealed: options.argumentsSealed, extra: options.extra });
+    },
+
+    /**
+     * A call announced as sending whose process died: marked unknown, audited once, and its key
+     * answers outcome_unknown from now on. A no-op when another request settled it first.
+     */
+    async markUnknown(invocation: Invocation, key: string): Promise<void> {
+      const error = outcomeUnknown(invocation.id, key);
+      const outcome: StoredOutcome = { kind: "error", status: error.status, code: error.code, message: error.message, details: error.details ?? {} };
+      const sealed = await sealOutcome(invocation.tenantId, invocation.id, outcome);
+      const now = clock.now().toISOString();
+      await store.db.transaction().execute(async (trx) => {
+        const changed = await queries.settleUnknown(invocation.id, { errorCode: error.code, outcomeSealed: sealed, completedAt: now }, trx);
+        if (!changed) return;
+        const call = callFromInvocation(invocation, originalCaller(invocation));
+        const record: InvocationRecord = { call, status: "unknown", errorCode: error.code, upstreamStatus: null, latencyMs: null, outcome, idempotencyKey: "keep" };
+        await audit.appendManyIn(trx, [auditEntry(record)]);
+        if (call.idempotency) await idempotency.complete(trx, call.idempotency, invocation.id, outcome.status);
+      });
     },
 
     sealArguments: (tenantId: string, invocationId: string, args: unknown) =>
       vault.seal({ tenantId, table: "invocations", rowId: invocationId, field: "arguments" }, JSON.stringify(args)),
-    openArguments: async (row: Pick<InvocationRow, "tenant_id" | "id" | "arguments_sealed">) =>
-      JSON.parse(await vault.open({ tenantId: row.tenant_id, table: "invocations", rowId: row.id, field: "arguments" }, row.arguments_sealed ?? "")) as Record<string, unknown>,
+    openArguments: async (invocation: Pick<Invocation, "tenantId" | "id" | "argumentsSealed">) =>
+      JSON.parse(await vault.open({ tenantId: invocation.tenantId, table: "invocations", rowId: invocation.id, field: "arguments" }, (invocation.argumentsSealed ?? "") as Sealed)) as Record<string, unknown>,
+  };
+}
+
+/** Whoever started an invocation, as it recorded them. */
+function originalCaller(invocation: Invocation): ActingCaller {
+  const { tenantId, env, agentAppId, endUserId } = invocation;
+  return invocation.actorType === "control_key"
+    ? { kind: "control_key", tenantId, env, keyId: invocation.actorId, agentAppId, endUserId }
+    : { kind: "agent_app", tenantId, env, agentAppId, endUserId };
+}
+
+/** The call an existing invocation describes, made by `caller` (acting as the invocation's agent app). */
+export function callFromInvocation(invocation: Invocation, caller: ActingCaller, approvalId: string | null = invocation.approvalId): CallDescription {
+  const { tenantId, env, agentAppId, endUserId, idempotencyKey } = invocation;
+  return {
+    caller,
+    invocationId: invocation.id,
+    toolName: invocation.toolName,
+    provider: invocation.provider,
+    connectionId: invocation.connectionId,
+    secretItemId: invocation.secretItemId,
+    argumentsRedacted: JSON.parse(invocation.argumentsRedactedJson) as unknown,
+    argumentsFingerprint: invocation.argumentsFingerprint,
+    approvalId,
+    idempotency: idempotencyKey ? { tenantId, env, agentAppId, endUserId, key: idempotencyKey } : undefined,
+    existing: true,
+    // Continue is a REST route; MCP's retries run through execute. (The channel of the original request is not stored.)
+    channel: "rest",
   };
 }
 

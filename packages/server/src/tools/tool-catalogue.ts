@@ -4,36 +4,40 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
-import { BrokerError, notFound } from "../errors.js";
+import { BrokerError } from "../errors.js";
 import type { ProviderCatalogue, ResolvedProvider } from "../providers/catalogue.js";
 import type { ToolDefinition } from "../providers/provider-types.js";
-import { depthOf } from "./canonical.js";
+import { depthOf } from "../shared/json-depth.js";
+import { describeIssues } from "../shared/validation-issues.js";
 
 export const MAX_ARGUMENT_DEPTH = 16;
 
-export type CatalogueTool = { tool: ToolDefinition; provider: ResolvedProvider; validate: ValidateFunction };
+export type CatalogueTool = {
+  tool: ToolDefinition;
+  provider: ResolvedProvider;
+  validate: ValidateFunction;
+  /** Checks a 2xx upstream body against the shape the tool's mapper relies on. */
+  validateResponse: ValidateFunction;
+};
 
-export function describeArgumentErrors(errors: ErrorObject[] | null | undefined) {
-  return (errors ?? []).map((error) => {
-    const missing = error.params.missingProperty as string | undefined;
-    const extra = error.params.additionalProperty as string | undefined;
-    const field = `${error.instancePath}${missing ? `/${missing}` : extra ? `/${extra}` : ""}` || "/";
-    return { field, message: extra ? "is not an allowed argument" : (error.message ?? "is invalid") };
-  });
-}
+/** What is wrong with a tool's arguments, field by field, as the request errors say it. */
+export const describeArgumentErrors = (errors: ErrorObject[] | null | undefined) => describeIssues(errors, "argument");
 
 export function createToolCatalogue(providers: ProviderCatalogue) {
   const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
   (addFormats as unknown as (a: Ajv) => void)(ajv);
   const tools = new Map<string, CatalogueTool>();
   for (const { tool, provider } of providers.tools()) {
-    tools.set(tool.name, { tool, provider, validate: ajv.compile(tool.argumentsSchema) });
+    tools.set(tool.name, { tool, provider, validate: ajv.compile(tool.argumentsSchema), validateResponse: ajv.compile(tool.responseSchema) });
   }
 
   return {
-    list(provider?: string) {
+    /** `query`: every word must appear in the tool's name or description, ignoring case. */
+    list(provider?: string, query?: string) {
+      const words = (query ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+      const matches = ({ tool }: CatalogueTool) => words.every((word) => `${tool.name} ${tool.description}`.toLowerCase().includes(word));
       return [...tools.values()]
-        .filter((entry) => !provider || entry.provider.id === provider)
+        .filter((entry) => (!provider || entry.provider.id === provider) && matches(entry))
         .map(({ tool, provider: p }) => ({
           name: tool.name,
           description: tool.description,
@@ -46,7 +50,7 @@ export function createToolCatalogue(providers: ProviderCatalogue) {
     },
     resolve(name: string): CatalogueTool {
       const entry = tools.get(name);
-      if (!entry) throw notFound(`tool "${name}"`);
+      if (!entry) throw new BrokerError("not_found", `tool "${name}" not found; GET /v1/tools lists the tools you may call`);
       return entry;
     },
     has: (name: string) => tools.has(name),

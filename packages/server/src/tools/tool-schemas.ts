@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { EnvSchema, StringEnum, Timestamp, Uuid } from "../http/schemas.js";
+import { EndUserId, EnvSchema, StringEnum, Timestamp, Uuid } from "../http/schemas.js";
 
 const NullableUuid = Type.Union([Uuid, Type.Null()]);
 
@@ -12,8 +12,22 @@ export const ExecuteBody = Type.Object(
     idempotency_key: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 255 }), Type.Null()])),
     approval_id: Type.Optional(NullableUuid),
     agent_app_id: Type.Optional(Uuid),
+    end_user_id: Type.Optional(EndUserId),
   },
-  { additionalProperties: false, description: "SPEC §2.1. `agent_app_id` is required with a control key." },
+  {
+    additionalProperties: false,
+    description:
+      "`agent_app_id` is required with a control key. `end_user_id` makes a control key act for that end user (a broker JWT carries it as a claim; if both name one, they must agree).",
+  },
+);
+
+export const ContinueBody = Type.Object(
+  { end_user_id: Type.Optional(EndUserId) },
+  {
+    additionalProperties: false,
+    description:
+      "Usually no body. A control key acting for an end user names it, as on execute; a call is only visible to its own end user. Any other field is refused.",
+  },
 );
 
 export const ExecuteResult = Type.Object(
@@ -34,10 +48,13 @@ export const Tool = Type.Object({
 export const Invocation = Type.Object(
   {
     invocation_id: Uuid,
-    status: StringEnum(["succeeded", "failed", "rejected", "denied", "awaiting_approval", "running"] as const),
+    status: StringEnum(["succeeded", "failed", "rejected", "denied", "awaiting_approval", "sending", "unknown"] as const, {
+      description: "sending: the request is on its way (or the broker stopped while sending: see unknown). unknown: the broker stopped while sending; whether the provider acted is unknown.",
+    }),
     tool_name: Type.String(),
     env: EnvSchema,
     agent_app_id: Uuid,
+    end_user_id: Type.Union([Type.String(), Type.Null()]),
     connected_account_id: NullableUuid,
     secret_item_id: NullableUuid,
     approval_id: NullableUuid,

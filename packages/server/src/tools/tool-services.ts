@@ -1,24 +1,29 @@
 /** Wires the execute pipeline's parts together; app.ts calls this once. */
 import type { AgentAppService } from "../agent-apps/agent-app-service.js";
+import { createApprovalQueries } from "../approvals/approval-queries.js";
 import { createApprovalService } from "../approvals/approval-service.js";
 import type { AuditLog } from "../audit/audit-log.js";
 import type { Clock } from "../clock.js";
 import type { ConnectionCache } from "../connections/connection-cache.js";
 import type { CredentialRefresher } from "../connections/credential-refresher.js";
 import type { EventOutbox } from "../events/event-outbox.js";
+import { createPolicyQueries } from "../policy/policy-queries.js";
 import { createPolicyService } from "../policy/policy-service.js";
 import type { ProviderCatalogue } from "../providers/catalogue.js";
 import type { UpstreamClient } from "../providers/upstream-client.js";
 import type { SecretItemService } from "../secrets/secret-item-service.js";
 import type { Store } from "../store/database.js";
 import type { Vault } from "../vault/vault.js";
-import { createApprovalGate } from "./approval-gate.js";
 import { createContinueService } from "./continue-service.js";
 import { createCredentialResolution } from "./credential-resolution.js";
 import { createExecuteService } from "./execute-service.js";
 import { createIdempotency } from "./idempotency.js";
+import type { IdempotencyQueries } from "./idempotency-queries.js";
 import { createInvocationQueries } from "./invocation-queries.js";
+import { createInvocationReader } from "./invocation-reader.js";
 import { createInvocationRecorder } from "./invocation-recorder.js";
+import { createInvocationReplay } from "./invocation-replay.js";
+import { createPerform } from "./perform.js";
 import { createToolCatalogue } from "./tool-catalogue.js";
 import { createUpstreamCall } from "./upstream-call.js";
 
@@ -31,36 +36,38 @@ export type ToolServiceDeps = {
   providers: ProviderCatalogue;
   upstream: UpstreamClient;
   connectionCache: ConnectionCache;
-  credentials: CredentialRefresher;
+  credentialRefresher: CredentialRefresher;
   secretItems: SecretItemService;
   agentApps: AgentAppService;
   approvalTtlSeconds: number;
+  idempotencyQueries: IdempotencyQueries;
 };
 
 export function createToolServices(deps: ToolServiceDeps) {
   const { store, vault, audit, events, clock } = deps;
   const toolCatalogue = createToolCatalogue(deps.providers);
-  const policies = createPolicyService({ store, audit, clock, knownTools: () => toolCatalogue.names() });
-  const approvals = createApprovalService({ store, audit, events, clock, ttlSeconds: deps.approvalTtlSeconds });
-  const invocationQueries = createInvocationQueries();
-  const idempotency = createIdempotency({ store, clock });
+  const policies = createPolicyService({ store, queries: createPolicyQueries(store), audit, clock, tools: toolCatalogue });
+  const approvals = createApprovalService({ store, queries: createApprovalQueries(store), audit, events, clock, ttlSeconds: deps.approvalTtlSeconds });
+  const invocationQueries = createInvocationQueries(store);
+  const idempotency = createIdempotency({ queries: deps.idempotencyQueries, clock });
   const recorder = createInvocationRecorder({ store, queries: invocationQueries, vault, audit, idempotency, clock });
-  const credentialResolution = createCredentialResolution({ connections: deps.connectionCache, secretItems: deps.secretItems });
-  const upstreamCall = createUpstreamCall({ upstream: deps.upstream, credentials: deps.credentials });
+  const credentialResolution = createCredentialResolution({ connections: deps.connectionCache, refresher: deps.credentialRefresher, secretItems: deps.secretItems });
+  const perform = createPerform({ upstreamCall: createUpstreamCall({ upstream: deps.upstream }), recorder });
+  const replay = createInvocationReplay({ invocationQueries, recorder });
+  const invocationReader = createInvocationReader({ find: invocationQueries.find, recorder });
   const executeService = createExecuteService({
-    store,
     toolCatalogue,
     credentialResolution,
     policies,
     approvals,
-    approvalGate: createApprovalGate({ approvals }),
-    upstreamCall,
+    agentApps: deps.agentApps,
+    perform,
     idempotency,
     recorder,
-    invocationQueries,
+    replay,
   });
-  const continueService = createContinueService({ store, clock, invocationQueries, policies, approvals, recorder, toolCatalogue, credentialResolution, executor: executeService });
-  return { toolCatalogue, policies, approvals, invocationQueries, recorder, executeService, continueService };
+  const continueService = createContinueService({ clock, invocationQueries, policies, approvals, recorder, toolCatalogue, credentialResolution, perform, replay });
+  return { toolCatalogue, policies, approvals, recorder, invocationReader, executeService, continueService };
 }
 
 export type ToolServices = ReturnType<typeof createToolServices>;

@@ -1,15 +1,14 @@
 /**
  * Performs one tool call at the provider: fresh credentials, the request the tool declares, one
- * refresh-and-retry on 401, and the mapping of every failure to `upstream_error`.
+ * refresh-and-retry on 401, the response checked against the tool's declared shape, and every
+ * failure turned into a `failed` outcome that says whether the request may have left the broker.
  */
-import type { CredentialRefresher } from "../connections/credential-refresher.js";
 import { BrokerError } from "../errors.js";
-import type { UpstreamClient, UpstreamResponse } from "../providers/upstream-client.js";
+import { RequestNotSentError, type UpstreamClient, type UpstreamResponse } from "../providers/upstream-client.js";
 import type { CredentialHandle } from "./credential-resolution.js";
+import type { CallOutcome } from "./invocation-lifecycle.js";
 import { scrub } from "./scrub.js";
 import type { CatalogueTool } from "./tool-catalogue.js";
-
-export type UpstreamOutcome = { result: unknown; upstreamStatus: number; latencyMs: number; secrets: string[] };
 
 const MAX_UPSTREAM_MESSAGE = 500;
 
@@ -21,53 +20,93 @@ function upstreamMessage(body: unknown): string | undefined {
   return typeof message === "string" ? message.slice(0, MAX_UPSTREAM_MESSAGE) : undefined;
 }
 
-type UpstreamCallDeps = { upstream: UpstreamClient; credentials: Pick<CredentialRefresher, "getFreshCredentials" | "forceRefresh"> };
+type UpstreamCallDeps = { upstream: UpstreamClient };
 
-export function createUpstreamCall({ upstream, credentials }: UpstreamCallDeps) {
-  async function send(entry: CatalogueTool, args: Record<string, unknown>, authorization: string) {
-    const request = entry.tool.buildRequest(args);
-    return upstream.send(entry.provider.apiBaseUrl, {
-      ...request,
-      headers: { ...entry.provider.apiHeaders, ...request.headers, authorization },
-    });
-  }
+/** `beforeSend` runs once, right before the tool's own request is first handed to the network. */
+export type CallHooks = { beforeSend?: (() => Promise<void>) | undefined };
 
+export function createUpstreamCall({ upstream }: UpstreamCallDeps) {
   const authStatus = (entry: CatalogueTool, response: UpstreamResponse) =>
     response.status === 401 ? 401 : entry.provider.inspectApiResponse?.(response)?.status === 401 ? 401 : response.status;
 
-  return {
-    async call(entry: CatalogueTool, handle: CredentialHandle, args: Record<string, unknown>): Promise<UpstreamOutcome> {
-      const provider = entry.provider;
-      const secrets: string[] = provider.client ? [provider.client.clientSecret] : [];
-      let response: UpstreamResponse;
-      let latencyMs = 0;
-      if (handle.kind === "oauth2") {
-        const tokens = await credentials.getFreshCredentials(handle.connection);
-        secrets.push(tokens.accessToken, ...(tokens.refreshToken ? [tokens.refreshToken] : []));
-        response = await send(entry, args, provider.authorizationHeader({ kind: "oauth2", secret: tokens.accessToken }));
-        latencyMs += response.latencyMs;
-        if (authStatus(entry, response) === 401) {
-          const renewed = await credentials.forceRefresh(handle.connection, tokens.accessToken);
-          secrets.push(renewed.accessToken, ...(renewed.refreshToken ? [renewed.refreshToken] : []));
-          response = await send(entry, args, provider.authorizationHeader({ kind: "oauth2", secret: renewed.accessToken }));
-          latencyMs += response.latencyMs;
-        }
-      } else {
-        const key = await handle.open();
-        secrets.push(key);
-        response = await send(entry, args, provider.authorizationHeader({ kind: "api_key", secret: key }));
-        latencyMs += response.latencyMs;
-      }
-
-      const vendorError = provider.inspectApiResponse?.(response);
-      if (response.status < 200 || response.status >= 300 || vendorError) {
-        const message = vendorError?.message ?? upstreamMessage(response.body);
-        throw new BrokerError("upstream_error", `${provider.displayName} answered ${response.status}${message ? `: ${scrub(message, secrets) as string}` : ""}`, {
+  /** The answer of a provider that did answer, as the tool's result or an upstream_error. */
+  function outcomeOf(entry: CatalogueTool, response: UpstreamResponse, args: Record<string, unknown>, secrets: string[], latencyMs: number): CallOutcome {
+    const { provider } = entry;
+    const failed = (error: BrokerError): CallOutcome => ({ kind: "failed", error, upstreamStatus: response.status, latencyMs, requestMayHaveLeft: true });
+    const vendorError = provider.inspectApiResponse?.(response);
+    if (response.status < 200 || response.status >= 300 || vendorError) {
+      const message = vendorError?.message ?? upstreamMessage(response.body);
+      return failed(
+        new BrokerError("upstream_error", `${provider.displayName} answered ${response.status}${message ? `: ${scrub(message, secrets) as string}` : ""}`, {
           upstream_status: response.status,
           ...(message ? { upstream_message: scrub(message, secrets) } : {}),
+        }),
+      );
+    }
+    const unexpected = (problem: string) =>
+      failed(
+        new BrokerError("upstream_error", `${provider.displayName} answered ${response.status} with a body ${entry.tool.name} does not understand`, {
+          upstream_status: response.status,
+          reason: "unexpected_response",
+          problem,
+        }),
+      );
+    if (!entry.validateResponse(response.body)) {
+      const first = entry.validateResponse.errors?.[0];
+      return unexpected(`${first?.instancePath || "/"} ${first?.message ?? "is invalid"}`);
+    }
+    try {
+      return { kind: "succeeded", result: scrub(entry.tool.mapResponse(response, args), secrets), upstreamStatus: response.status, latencyMs };
+    } catch (error) {
+      if (error instanceof BrokerError) return failed(error);
+      return unexpected("the body could not be mapped");
+    }
+  }
+
+  return {
+    async call(entry: CatalogueTool, handle: CredentialHandle, args: Record<string, unknown>, hooks: CallHooks = {}): Promise<CallOutcome> {
+      const provider = entry.provider;
+      const secrets: string[] = provider.client ? [provider.client.clientSecret] : [];
+      let handedToNetwork = false;
+      let latencyMs = 0;
+      const send = async (credential: { kind: "oauth2" | "api_key"; secret: string }) => {
+        const request = entry.tool.buildRequest(args);
+        if (!handedToNetwork) await hooks.beforeSend?.();
+        handedToNetwork = true;
+        const response = await upstream.send(provider.apiBaseUrl, {
+          ...request,
+          headers: { ...provider.apiHeaders, ...request.headers, authorization: provider.authorizationHeader(credential) },
         });
+        latencyMs += response.latencyMs;
+        return response;
+      };
+
+      try {
+        let response: UpstreamResponse;
+        if (handle.kind === "oauth2") {
+          const tokens = await handle.tokens();
+          secrets.push(tokens.accessToken, ...(tokens.refreshToken ? [tokens.refreshToken] : []));
+          response = await send({ kind: "oauth2", secret: tokens.accessToken });
+          if (authStatus(entry, response) === 401) {
+            const renewed = await handle.renewAfter401(tokens.accessToken);
+            secrets.push(renewed.accessToken, ...(renewed.refreshToken ? [renewed.refreshToken] : []));
+            response = await send({ kind: "oauth2", secret: renewed.accessToken });
+          }
+        } else {
+          const key = await handle.open();
+          secrets.push(key);
+          response = await send({ kind: "api_key", secret: key });
+        }
+        return outcomeOf(entry, response, args, secrets, Math.round(latencyMs));
+      } catch (error) {
+        // Before the request was handed to the network nothing can have happened upstream.
+        if (!handedToNetwork && error instanceof BrokerError) return { kind: "failed", error, upstreamStatus: null, latencyMs: null, requestMayHaveLeft: false };
+        if (error instanceof RequestNotSentError) return { kind: "failed", error, upstreamStatus: null, latencyMs: null, requestMayHaveLeft: false };
+        if (error instanceof BrokerError) return { kind: "failed", error, upstreamStatus: null, latencyMs: null, requestMayHaveLeft: true };
+        if (!handedToNetwork) throw error;
+        const internal = Object.assign(new BrokerError("internal_error", "the call failed inside the broker after its request was sent"), { cause: error });
+        return { kind: "failed", error: internal, upstreamStatus: null, latencyMs: null, requestMayHaveLeft: true };
       }
-      return { result: scrub(entry.tool.mapResponse(response, args), secrets), upstreamStatus: response.status, latencyMs: Math.round(latencyMs), secrets };
     },
   };
 }

@@ -1,26 +1,59 @@
 /** GET /v1/usage: metered executions (those that reached the upstream) grouped for reading. */
 import { Type } from "@sinclair/typebox";
 import type { App } from "../http/app-type.js";
-import { EnvSchema, errorResponses, Uuid } from "../http/schemas.js";
-import type { Store } from "../store/database.js";
-import type { Clock } from "../clock.js";
-import { countUsage } from "./usage-queries.js";
+import { EndUserId, EnvSchema, errorResponses, StringEnum, Uuid } from "../http/schemas.js";
+import type { UsageService } from "./usage-service.js";
 
 const Period = Type.String({ pattern: "^\\d{4}-(0[1-9]|1[0-2])$", description: "Calendar month in UTC, YYYY-MM" });
 
-const UsageRow = Type.Object({ period: Type.String(), env: EnvSchema, agent_app_id: Uuid, tool_name: Type.String(), executions: Type.Integer() });
+const UsageRow = Type.Object({
+  period: Type.String(),
+  env: EnvSchema,
+  agent_app_id: Uuid,
+  tool_name: Type.String(),
+  end_user_id: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "With `group_by=end_user` only: the end user the executions acted for, null for none" })),
+  executions: Type.Integer(),
+});
 
-export function registerUsageRoutes(app: App, deps: { store: Pick<Store, "db">; clock: Clock }) {
+export function registerUsageRoutes(app: App, deps: { usage: UsageService }) {
+  app.get(
+    "/v1/usage/daily",
+    {
+      config: { credentials: ["operator"] },
+      schema: {
+        tags: ["usage"],
+        summary: "Executions per UTC day of one month, per env (every day, zero-filled)",
+        querystring: Type.Object({ month: Type.Optional(Period), env: Type.Optional(EnvSchema) }, { additionalProperties: false }),
+        response: {
+          200: Type.Object({ month: Type.String(), data: Type.Array(Type.Object({ day: Type.String({ format: "date" }), env: EnvSchema, executions: Type.Integer() })) }),
+          ...errorResponses(400, 401),
+        },
+      },
+    },
+    async (request) => deps.usage.daily(request.credential.tenantId, request.query.month, request.query.env),
+  );
+
   app.get(
     "/v1/usage",
     {
       config: { credentials: ["operator"] },
       schema: {
         tags: ["usage"],
-        summary: "Executions by month, env, agent app and tool",
-        description: "Counts executions that reached the upstream. Idempotent replays, denials, validation failures and OAuth connects are never counted. Default: the current month.",
+        summary: "Executions by month, env, agent app and tool (and end user on request)",
+        description:
+          "Counts executions that reached the upstream. Idempotent replays, denials, validation failures and OAuth connects are never counted. Default: the current month. " +
+          "`end_user_id` counts only executions that acted for that end user. `group_by=end_user` also groups by end user: each row then has `end_user_id` " +
+          "(null for executions that acted for no end user), and those rows come before the end users' rows.",
         querystring: Type.Object(
-          { from: Type.Optional(Period), to: Type.Optional(Period), env: Type.Optional(EnvSchema), agent_app_id: Type.Optional(Uuid), tool: Type.Optional(Type.String({ maxLength: 200 })) },
+          {
+            from: Type.Optional(Period),
+            to: Type.Optional(Period),
+            env: Type.Optional(EnvSchema),
+            agent_app_id: Type.Optional(Uuid),
+            tool: Type.Optional(Type.String({ maxLength: 200 })),
+            end_user_id: Type.Optional(EndUserId),
+            group_by: Type.Optional(StringEnum(["end_user"] as const, { description: "end_user: one row per end user as well" })),
+          },
           { additionalProperties: false },
         ),
         response: {
@@ -29,19 +62,16 @@ export function registerUsageRoutes(app: App, deps: { store: Pick<Store, "db">; 
         },
       },
     },
-    async (request) => {
-      const current = deps.clock.now().toISOString().slice(0, 7);
-      const from = request.query.from ?? request.query.to ?? current;
-      const to = request.query.to ?? (request.query.from ? current : from);
-      const data = await countUsage(deps.store.db, {
+    async (request) =>
+      deps.usage.report({
         tenantId: request.credential.tenantId,
-        from,
-        to,
+        from: request.query.from,
+        to: request.query.to,
         env: request.query.env,
         agentAppId: request.query.agent_app_id,
         tool: request.query.tool,
-      });
-      return { from, to, total: data.reduce((sum, row) => sum + row.executions, 0), data };
-    },
+        endUserId: request.query.end_user_id,
+        byEndUser: request.query.group_by === "end_user",
+      }),
   );
 }

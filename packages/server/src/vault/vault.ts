@@ -2,25 +2,42 @@
  * Envelope encryption. Each tenant has one random data key, wrapped by the active master key;
  * every tenant secret is sealed with it under an AAD naming tenant, table, row and field, so a
  * ciphertext copied to another row or field fails to open. System secrets (the broker's signing
- * keys) are sealed directly under the master key.
+ * keys, which tokens/ owns) are sealed directly under the master key; their owners re-seal them
+ * during a master key rotation (`MasterKeyResealer`), so the vault never writes their tables.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { BrokerError } from "../errors.js";
 import type { Clock } from "../clock.js";
-import type { Db } from "../store/database.js";
 import { decrypt, encrypt, formatSealed, parseSealed } from "./aes-gcm.js";
 import type { MasterKeyring } from "./master-keys.js";
+import type { Sealed } from "./sealed.js";
+import type { VaultQueries } from "./vault-queries.js";
 
+export type { Sealed } from "./sealed.js";
 export type SealContext = { tenantId: string; table: string; rowId: string; field: string };
 export type VaultStatus = { status: "ok" | "degraded"; reason?: string };
+
+/** Re-seals a system secret under the active master key; undefined when it already is under it. */
+export type ResealUnderActiveKey = (sealed: Sealed, aad: string) => Sealed | undefined;
+/** How an owner of system-sealed rows re-seals them during a rotation; answers how many it rewrote. */
+export type MasterKeyResealer = (reseal: ResealUnderActiveKey) => Promise<number>;
 
 const SYSTEM_SCHEME = "mk1";
 const STORAGE_FAILED = "the vault's storage failed";
 const TENANT_SCHEME = "dk1";
 
-type VaultDeps = { db: Db; ring: MasterKeyring; clock: Clock };
+/** The one place a ciphertext becomes `Sealed`: only what this module formatted is. */
+const sealedText = (text: string) => text as Sealed;
 
-export function createVault({ db, ring, clock }: VaultDeps) {
+type VaultDeps<Owner extends string> = {
+  queries: VaultQueries;
+  ring: MasterKeyring;
+  clock: Clock;
+  /** Owners of system-sealed rows, by the name their count is reported under after a rotation. */
+  resealers: Record<Owner, MasterKeyResealer>;
+};
+
+export function createVault<Owner extends string>({ queries, ring, clock, resealers }: VaultDeps<Owner>) {
   const dataKeys = new Map<string, Buffer>();
   const tenantDataKeyIds = new Map<string, string>();
   let degradedReason: string | undefined;
@@ -30,21 +47,27 @@ export function createVault({ db, ring, clock }: VaultDeps) {
     throw Object.assign(new BrokerError("vault_unavailable", "the credential vault is unavailable"), { cause });
   };
 
-  function sealUnderMaster(plaintext: Buffer, aad: string): string {
+  function sealUnderMaster(plaintext: Buffer, aad: string): Sealed {
     const key = ring.keys.get(ring.activeKid)!;
-    return formatSealed(SYSTEM_SCHEME, ring.activeKid, encrypt(key, plaintext, aad));
+    return sealedText(formatSealed(SYSTEM_SCHEME, ring.activeKid, encrypt(key, plaintext, aad)));
   }
 
-  function openUnderMaster(sealed: string, aad: string): Buffer {
+  /** The plaintext, or why the value does not open under the master keys. */
+  function tryOpenUnderMaster(sealed: string, aad: string): { plaintext: Buffer } | { failure: string; cause?: unknown } {
     const parsed = parseSealed(sealed);
-    if (!parsed || parsed.scheme !== SYSTEM_SCHEME) return unavailable("a sealed value is malformed");
+    if (!parsed || parsed.scheme !== SYSTEM_SCHEME) return { failure: "a sealed value is malformed" };
     const key = ring.keys.get(parsed.keyId);
-    if (!key) return unavailable(`master key "${parsed.keyId}" is not in BROKER_MASTER_KEYS`);
+    if (!key) return { failure: `master key "${parsed.keyId}" is not in BROKER_MASTER_KEYS` };
     try {
-      return decrypt(key, parsed.parts, aad);
+      return { plaintext: decrypt(key, parsed.parts, aad) };
     } catch (error) {
-      return unavailable(`master key "${parsed.keyId}" does not open the stored keys`, error);
+      return { failure: `master key "${parsed.keyId}" does not open the stored keys`, cause: error };
     }
+  }
+
+  function openUnderMaster(sealed: Sealed, aad: string): Buffer {
+    const opened = tryOpenUnderMaster(sealed, aad);
+    return "plaintext" in opened ? opened.plaintext : unavailable(opened.failure, opened.cause);
   }
 
   const dataKeyAad = (id: string, tenantId: string) => `tenant_data_key:${id}:${tenantId}`;
@@ -53,9 +76,7 @@ export function createVault({ db, ring, clock }: VaultDeps) {
   async function loadDataKey(id: string, tenantId: string): Promise<Buffer> {
     const cached = dataKeys.get(id);
     if (cached) return cached;
-    const row = await withStorage(() =>
-      db.selectFrom("tenant_data_keys").selectAll().where("id", "=", id).where("tenant_id", "=", tenantId).executeTakeFirst(),
-    );
+    const row = await withStorage(() => queries.findDataKey(tenantId, id));
     if (!row) return unavailable("a data key referenced by a ciphertext is missing");
     const key = openUnderMaster(row.wrapped_key, dataKeyAad(row.id, row.tenant_id));
     dataKeys.set(id, key);
@@ -66,24 +87,13 @@ export function createVault({ db, ring, clock }: VaultDeps) {
     const cached = tenantDataKeyIds.get(tenantId);
     if (cached) return cached;
     const id = randomUUID();
+    const wrapped_key = sealUnderMaster(randomBytes(32), dataKeyAad(id, tenantId));
     await withStorage(() =>
-      db
-        .insertInto("tenant_data_keys")
-        .values({
-          id,
-          tenant_id: tenantId,
-          master_kid: ring.activeKid,
-          wrapped_key: sealUnderMaster(randomBytes(32), dataKeyAad(id, tenantId)),
-          created_at: clock.now().toISOString(),
-        })
-        .onConflict((oc) => oc.column("tenant_id").doNothing())
-        .execute(),
+      queries.insertDataKeyUnlessPresent({ id, tenant_id: tenantId, master_kid: ring.activeKid, wrapped_key, created_at: clock.now().toISOString() }),
     );
-    const row = await withStorage(() =>
-      db.selectFrom("tenant_data_keys").select("id").where("tenant_id", "=", tenantId).executeTakeFirstOrThrow(),
-    );
-    tenantDataKeyIds.set(tenantId, row.id);
-    return row.id;
+    const activeId = await withStorage(() => queries.dataKeyIdOf(tenantId));
+    tenantDataKeyIds.set(tenantId, activeId);
+    return activeId;
   }
 
   async function withStorage<T>(query: () => Promise<T>): Promise<T> {
@@ -98,18 +108,47 @@ export function createVault({ db, ring, clock }: VaultDeps) {
     return result;
   }
 
-  return {
-    sealSystem: (plaintext: string, aad: string) => sealUnderMaster(Buffer.from(plaintext, "utf8"), aad),
-    openSystem: (sealed: string, aad: string) => openUnderMaster(sealed, aad).toString("utf8"),
+  const resealUnderActiveKey: ResealUnderActiveKey = (sealed, aad) =>
+    parseSealed(sealed)?.keyId === ring.activeKid ? undefined : sealUnderMaster(openUnderMaster(sealed, aad), aad);
 
-    /** Call before opening a transaction: it may create the tenant's data key through `db`. */
-    async seal(context: SealContext, plaintext: string): Promise<string> {
-      const id = await activeDataKeyId(context.tenantId);
-      const key = await loadDataKey(id, context.tenantId);
-      return formatSealed(TENANT_SCHEME, id, encrypt(key, Buffer.from(plaintext, "utf8"), secretAad(context)));
+  /** Re-wraps data keys not yet under the active master key, a batch per transaction. */
+  async function rewrapDataKeys(batchSize: number): Promise<number> {
+    let rewrapped = 0;
+    for (;;) {
+      const batch = await queries.dataKeysNotUnder(ring.activeKid, batchSize);
+      if (batch.length === 0) return rewrapped;
+      await queries.rewrapDataKeys(
+        batch.map((row) => {
+          const aad = dataKeyAad(row.id, row.tenant_id);
+          return { id: row.id, master_kid: ring.activeKid, wrapped_key: sealUnderMaster(openUnderMaster(row.wrapped_key, aad), aad) };
+        }),
+      );
+      rewrapped += batch.length;
+    }
+  }
+
+  return {
+    sealSystem: (plaintext: string, aad: string): Sealed => sealUnderMaster(Buffer.from(plaintext, "utf8"), aad),
+    openSystem: (sealed: Sealed, aad: string) => openUnderMaster(sealed, aad).toString("utf8"),
+
+    /**
+     * Opens a value a client handed back (e.g. MCP's requestState): undefined when it is not one we
+     * sealed under this AAD. Unlike `openSystem`, a failure is the client's, so it never marks the
+     * vault degraded.
+     */
+    openFromClient(text: string, aad: string): string | undefined {
+      const opened = tryOpenUnderMaster(text, aad);
+      return "plaintext" in opened ? opened.plaintext.toString("utf8") : undefined;
     },
 
-    async open(context: SealContext, sealed: string): Promise<string> {
+    /** Call before opening a transaction: it may create the tenant's data key in its own statement. */
+    async seal(context: SealContext, plaintext: string): Promise<Sealed> {
+      const id = await activeDataKeyId(context.tenantId);
+      const key = await loadDataKey(id, context.tenantId);
+      return sealedText(formatSealed(TENANT_SCHEME, id, encrypt(key, Buffer.from(plaintext, "utf8"), secretAad(context))));
+    },
+
+    async open(context: SealContext, sealed: Sealed): Promise<string> {
       const parsed = parseSealed(sealed);
       if (!parsed || parsed.scheme !== TENANT_SCHEME) return unavailable("a sealed value is malformed");
       const key = await loadDataKey(parsed.keyId, context.tenantId);
@@ -128,9 +167,8 @@ export function createVault({ db, ring, clock }: VaultDeps) {
     /** Opens one wrapped key under each master key in use, so a wrong key shows at start. */
     async selfCheck(): Promise<VaultStatus> {
       try {
-        const rows = await db.selectFrom("tenant_data_keys").select(["id", "tenant_id", "master_kid", "wrapped_key"]).execute();
         const seen = new Set<string>();
-        for (const row of rows) {
+        for (const row of await queries.allDataKeys()) {
           if (seen.has(row.master_kid)) continue;
           seen.add(row.master_kid);
           openUnderMaster(row.wrapped_key, dataKeyAad(row.id, row.tenant_id));
@@ -143,47 +181,18 @@ export function createVault({ db, ring, clock }: VaultDeps) {
     },
 
     /**
-     * Re-wraps every data key and signing key not yet under the active master key, a batch per
-     * transaction. Safe to stop and run again: it only picks rows still under an older key.
+     * Re-wraps every data key not yet under the active master key, then has each resealer re-seal
+     * its owner's system secrets. Safe to stop and run again: only values under an older key change.
      */
-    async rotateMasterKey(batchSize = 100): Promise<{ dataKeys: number; signingKeys: number }> {
-      let rewrappedDataKeys = 0;
-      for (;;) {
-        const batch = await db
-          .selectFrom("tenant_data_keys")
-          .selectAll()
-          .where("master_kid", "!=", ring.activeKid)
-          .limit(batchSize)
-          .execute();
-        if (batch.length === 0) break;
-        await db.transaction().execute(async (trx) => {
-          for (const row of batch) {
-            const aad = dataKeyAad(row.id, row.tenant_id);
-            const key = openUnderMaster(row.wrapped_key, aad);
-            await trx
-              .updateTable("tenant_data_keys")
-              .set({ master_kid: ring.activeKid, wrapped_key: sealUnderMaster(key, aad) })
-              .where("id", "=", row.id)
-              .execute();
-          }
-        });
-        rewrappedDataKeys += batch.length;
-      }
-      let rewrappedSigningKeys = 0;
-      const signingKeys = await db.selectFrom("signing_keys").select(["kid", "private_key_sealed"]).execute();
-      for (const row of signingKeys) {
-        if (parseSealed(row.private_key_sealed)?.keyId === ring.activeKid) continue;
-        const aad = signingKeyAad(row.kid);
-        const resealed = sealUnderMaster(openUnderMaster(row.private_key_sealed, aad), aad);
-        await db.updateTable("signing_keys").set({ private_key_sealed: resealed }).where("kid", "=", row.kid).execute();
-        rewrappedSigningKeys += 1;
+    async rotateMasterKey(batchSize = 100): Promise<{ dataKeys: number } & Record<Owner, number>> {
+      const counts: Record<string, number> = { dataKeys: await rewrapDataKeys(batchSize) };
+      for (const [owner, reseal] of Object.entries<MasterKeyResealer>(resealers)) {
+        counts[owner] = await reseal(resealUnderActiveKey);
       }
       dataKeys.clear();
-      return { dataKeys: rewrappedDataKeys, signingKeys: rewrappedSigningKeys };
+      return counts as { dataKeys: number } & Record<Owner, number>;
     },
   };
 }
-
-export const signingKeyAad = (kid: string) => `signing_key:${kid}`;
 
 export type Vault = ReturnType<typeof createVault>;

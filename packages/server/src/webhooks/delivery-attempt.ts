@@ -59,9 +59,7 @@ export function createDeliveryAttempts({ deliveries, endpoints, vault, sender, a
     return undefined;
   }
 
-  async function recordEndpointHealth(trx: Tx, endpointId: string, verdict: Verdict, result: SendResult, at: string) {
-    const endpoint = await deliveries.lockEndpoint(trx, endpointId);
-    if (!endpoint) return;
+  async function recordEndpointHealth(trx: Tx, endpoint: EndpointRow, verdict: Verdict, result: SendResult, at: string) {
     const now = clock.now();
     const last: EndpointPatch = {
       last_attempt_at: at,
@@ -106,6 +104,9 @@ export function createDeliveryAttempts({ deliveries, endpoints, vault, sender, a
     const at = attemptedAt.toISOString();
     const now = clock.now();
     await deliveries.transaction(async (trx) => {
+      // The endpoint first, as deleting it locks it before its deliveries: the other order deadlocks.
+      const endpoint = await deliveries.lockEndpoint(trx, delivery.endpoint_id);
+      if (!endpoint) return;
       // Recorded only while this worker still holds the lease: if the endpoint was deleted, or
       // the lease lapsed and another worker took the attempt over, that is not ours to record.
       const held = await deliveries.finishLeasedAttempt(trx, delivery.id, delivery.lease_token!, {
@@ -132,7 +133,7 @@ export function createDeliveryAttempts({ deliveries, endpoints, vault, sender, a
         error,
         latency_ms: result.latencyMs,
       });
-      await recordEndpointHealth(trx, delivery.endpoint_id, verdict, result, at);
+      await recordEndpointHealth(trx, endpoint, verdict, result, at);
     });
     return { deliveryId: delivery.id, eventId: delivery.event_id, outcome, httpStatus, error, latencyMs: result.latencyMs };
   }

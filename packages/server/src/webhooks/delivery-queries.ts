@@ -5,6 +5,7 @@
  */
 import type { ExpressionBuilder, Updateable } from "kysely";
 import type { Executor, Store, Tx } from "../store/database.js";
+import { retryingTransaction } from "../store/retrying-transaction.js";
 import type { Database, EventsTable, WebhookAttemptsTable, WebhookDeliveriesTable } from "../store/schema.js";
 import type { EndpointRow } from "./webhook-queries.js";
 import type { WebhookDeliveryView } from "./webhook-schemas.js";
@@ -34,7 +35,7 @@ export function createDeliveryQueries({ db, kind }: Pick<Store, "db" | "kind">) 
     eb.or([eb("lease_until", "is", null), eb("lease_until", "<=", now)]);
 
   return {
-    transaction: <T>(work: (trx: Tx) => Promise<T>) => db.transaction().execute(work),
+    transaction: <T>(work: (trx: Tx) => Promise<T>) => retryingTransaction(db, work),
 
     /** Marks a batch of undispatched events as dispatched and returns them (the caller's transaction). */
     async takeUndispatchedEvents(trx: Tx, now: string, batch: number): Promise<EventsTable[]> {
@@ -48,8 +49,15 @@ export function createDeliveryQueries({ db, kind }: Pick<Store, "db" | "kind">) 
 
     findEvent: (trx: Tx, eventId: string) => trx.selectFrom("events").selectAll().where("id", "=", eventId).executeTakeFirstOrThrow(),
 
-    enabledEndpointsOf: (trx: Tx, tenantIds: string[]): Promise<Pick<EndpointRow, "id" | "tenant_id" | "event_types">[]> =>
-      trx.selectFrom("webhook_endpoints").select(["id", "tenant_id", "event_types"]).where("tenant_id", "in", tenantIds).where("status", "=", "enabled").execute(),
+    /**
+     * Enabled endpoints of these tenants, kept from being deleted until `trx` ends (PostgreSQL
+     * `FOR KEY SHARE`), so the deliveries inserted for them next cannot reference a deleted row.
+     */
+    enabledEndpointsOf(trx: Tx, tenantIds: string[]): Promise<Pick<EndpointRow, "id" | "tenant_id" | "event_types">[]> {
+      let query = trx.selectFrom("webhook_endpoints").select(["id", "tenant_id", "event_types"]).where("tenant_id", "in", tenantIds).where("status", "=", "enabled");
+      if (onPostgres) query = query.orderBy("id").forKeyShare();
+      return query.execute();
+    },
 
     async insertDeliveries(trx: Tx, rows: DeliveryRow[]): Promise<void> {
       for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
@@ -88,7 +96,7 @@ export function createDeliveryQueries({ db, kind }: Pick<Store, "db" | "kind">) 
           .execute();
       };
       // SQLite: the conditional UPDATE is the claim (one writer at a time); PostgreSQL: row locks.
-      return onPostgres ? db.transaction().execute(claim) : claim(db);
+      return onPostgres ? retryingTransaction(db, claim) : claim(db);
     },
 
     insertDelivery: (trx: Tx, row: DeliveryRow) => trx.insertInto("webhook_deliveries").values(row).execute(),
@@ -109,15 +117,19 @@ export function createDeliveryQueries({ db, kind }: Pick<Store, "db" | "kind">) 
     releaseLease: (id: string, leaseToken: string) =>
       db.updateTable("webhook_deliveries").set({ lease_until: null, lease_token: null }).where("id", "=", id).where("lease_token", "=", leaseToken).execute(),
 
-    /** The endpoint row, locked for the rest of `trx` on PostgreSQL (its failure streak changes). */
+    /**
+     * The endpoint row, locked for the rest of `trx` on PostgreSQL (its failure streak changes).
+     * Taken before any of its delivery rows, in the order a delete of the endpoint takes them
+     * (the endpoint, then its deliveries by cascade), so the two never deadlock.
+     */
     async lockEndpoint(trx: Tx, id: string): Promise<EndpointRow | undefined> {
       let query = trx.selectFrom("webhook_endpoints").selectAll().where("id", "=", id);
       if (onPostgres) query = query.forUpdate();
       return query.executeTakeFirst();
     },
 
-    findDelivery: (tenantId: string, endpointId: string, id: string) =>
-      db
+    findDelivery: (tenantId: string, endpointId: string, id: string, executor: Executor = db) =>
+      executor
         .selectFrom("webhook_deliveries")
         .selectAll()
         .where("tenant_id", "=", tenantId)

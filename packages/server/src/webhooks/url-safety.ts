@@ -1,13 +1,15 @@
 /**
  * Which webhook URLs the broker will call. In production (or whenever
- * BROKER_WEBHOOK_ALLOW_PRIVATE=false) a URL whose host is, or resolves to, a loopback, private,
- * link-local, metadata or otherwise non-public address is refused at registration, and every
+ * BROKER_WEBHOOK_ALLOW_PRIVATE=false) a URL whose host is, or resolves to, an address that
+ * ipaddr.js does not classify as ordinary unicast (loopback, private, link-local, metadata,
+ * documentation, transition ranges, ...) is refused at registration, and every
  * connection is checked again at connect time against the addresses it is about to use, so a
  * name that is re-pointed after registration (DNS rebinding) still cannot reach the inside.
  */
 import { lookup as dnsLookup } from "node:dns/promises";
 import type { LookupAddress, LookupOptions } from "node:dns";
-import { BlockList, isIP } from "node:net";
+import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 import { BrokerError } from "../errors.js";
 
 export type ResolvedAddress = { address: string; family: 4 | 6 };
@@ -17,67 +19,44 @@ export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
 export const systemResolver: HostResolver = async (hostname) =>
   (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 
-const IPV4_BLOCKED: [string, number][] = [
-  ["0.0.0.0", 8], // "this network", including 0.0.0.0 which reaches the local host
-  ["10.0.0.0", 8], // private
-  ["100.64.0.0", 10], // carrier-grade NAT (and Alibaba's metadata 100.100.100.200)
-  ["127.0.0.0", 8], // loopback
-  ["169.254.0.0", 16], // link-local, including the cloud metadata address 169.254.169.254
-  ["172.16.0.0", 12], // private
-  ["192.0.0.0", 24], // IETF protocol assignments
-  ["192.168.0.0", 16], // private
-  ["198.18.0.0", 15], // benchmarking
-  ["224.0.0.0", 4], // multicast
-  ["240.0.0.0", 4], // reserved and broadcast
-];
-const IPV6_BLOCKED: [string, number][] = [
-  ["::", 96], // unspecified, loopback and the deprecated IPv4-compatible form
-  ["100::", 64], // discard-only
-  ["64:ff9b:1::", 48], // local-use NAT64
-  ["fc00::", 7], // unique local (AWS metadata fd00:ec2::254 is in here)
-  ["fe80::", 10], // link-local
-  ["fec0::", 10], // site-local (deprecated)
-  ["ff00::", 8], // multicast
-];
+/**
+ * IPv4-compatible IPv6 (`::a.b.c.d`, deprecated by RFC 4291): ipaddr.js calls it unicast, but
+ * nothing public lives there and some stacks route it to the embedded IPv4 address.
+ */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR("::/96") as [ipaddr.IPv6, number];
 
-const blocked = new BlockList();
-for (const [network, prefix] of IPV4_BLOCKED) blocked.addSubnet(network, prefix, "ipv4");
-for (const [network, prefix] of IPV6_BLOCKED) blocked.addSubnet(network, prefix, "ipv6");
-
-/** The eight 16-bit groups of an IPv6 address (with `::` and a dotted IPv4 tail expanded). */
-function ipv6Groups(address: string): number[] {
-  let text = address;
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted[1]!.split(".").map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = "", tail] = text.split("::");
-  const parse = (part: string) => (part ? part.split(":").map((h) => Number.parseInt(h, 16)) : []);
-  const left = parse(head);
-  const right = tail === undefined ? [] : parse(tail);
-  return [...left, ...new Array(8 - left.length - right.length).fill(0), ...right];
+/**
+ * The ipaddr.js range of an address ("unicast" for an ordinary public one). IPv4-mapped IPv6
+ * (`::ffff:a.b.c.d`) is the IPv4 address itself to the socket layer, so it is classified as that
+ * IPv4 address. Every other transition form (IPv4-translated, NAT64, 6to4, Teredo) keeps its own
+ * range and is refused: the broker has no reason to reach a host through a translator.
+ */
+function addressRange(address: string): string {
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === "ipv4") return parsed.range();
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range();
+  if (v6.match(IPV4_COMPATIBLE) && v6.range() === "unicast") return "ipv4Compatible";
+  return v6.range();
 }
 
-/** IPv4 carried inside an IPv6 address: mapped (::ffff:a.b.c.d), NAT64 (64:ff9b::/96), 6to4 (2002::/16). */
-function embeddedIpv4(groups: number[]): string | undefined {
-  const quad = (hi: number, lo: number) => `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
-  const zeros = (from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
-  if (zeros(0, 5) && groups[5] === 0xffff) return quad(groups[6]!, groups[7]!);
-  if (groups[0] === 0x64 && groups[1] === 0xff9b && zeros(2, 6)) return quad(groups[6]!, groups[7]!);
-  if (groups[0] === 0x2002) return quad(groups[1]!, groups[2]!);
-  return undefined;
-}
-
-/** True for every address a webhook must not reach; anything that is not an IP is refused too. */
-export function isForbiddenAddress(raw: string): boolean {
+/**
+ * The address in one canonical text form, or undefined when it is not an IP address. `isIP` is
+ * strict (no `0x7f.1` or `2130706433`); IPv6 goes through the WHATWG serialiser, which writes a
+ * dotted IPv4 tail in hex, because ipaddr.js reads `::127.0.0.1` as IPv4-mapped.
+ */
+function canonicalAddress(raw: string): string | undefined {
   const address = raw.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
   const family = isIP(address);
-  if (family === 4) return blocked.check(address, "ipv4");
-  if (family !== 6) return true;
-  const inner = embeddedIpv4(ipv6Groups(address.toLowerCase()));
-  if (inner !== undefined) return blocked.check(inner, "ipv4");
-  return blocked.check(address, "ipv6");
+  if (family === 4) return address;
+  if (family !== 6) return undefined;
+  return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+}
+
+/** True for every address a webhook must not reach (anything but unicast); a non-IP is refused too. */
+export function isForbiddenAddress(raw: string): boolean {
+  const address = canonicalAddress(raw);
+  return address === undefined || addressRange(address) !== "unicast";
 }
 
 export type UrlRefusal = "invalid" | "https_required" | "credentials_in_url" | "private_address" | "unresolvable";

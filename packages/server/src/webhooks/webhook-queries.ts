@@ -2,7 +2,9 @@
 import type { Updateable } from "kysely";
 import type { EventType } from "../events/event-outbox.js";
 import type { Executor, Store, Tx } from "../store/database.js";
+import { retryingTransaction } from "../store/retrying-transaction.js";
 import type { WebhookEndpointsTable } from "../store/schema.js";
+import type { Sealed } from "../vault/sealed.js";
 import type { WebhookEndpointView } from "./webhook-schemas.js";
 
 export type EndpointRow = WebhookEndpointsTable;
@@ -43,12 +45,13 @@ export function toEndpointView(row: EndpointRow): WebhookEndpointView {
   };
 }
 
-export function createWebhookQueries({ db }: Pick<Store, "db">) {
+export function createWebhookQueries({ db, kind }: Pick<Store, "db" | "kind">) {
+  const onPostgres = kind === "postgres";
   const changed = (result: { numUpdatedRows?: bigint; numDeletedRows?: bigint }) =>
     Number(result.numUpdatedRows ?? result.numDeletedRows ?? 0n) > 0;
 
   return {
-    transaction: <T>(work: (trx: Tx) => Promise<T>) => db.transaction().execute(work),
+    transaction: <T>(work: (trx: Tx) => Promise<T>) => retryingTransaction(db, work),
 
     insertEndpoint: (trx: Tx, row: EndpointRow) => trx.insertInto("webhook_endpoints").values(row).execute(),
 
@@ -67,13 +70,25 @@ export function createWebhookQueries({ db }: Pick<Store, "db">) {
     findEndpoint: (tenantId: string, id: string, executor: Executor = db) =>
       executor.selectFrom("webhook_endpoints").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst(),
 
+    /**
+     * The endpoint, kept from being deleted until `trx` ends (PostgreSQL `FOR KEY SHARE`, the lock
+     * a foreign key check takes; SQLite runs one writer at a time). Rows that reference the
+     * endpoint are inserted after this, so a concurrent delete either comes first (undefined here:
+     * 404) or waits for the commit and removes them with the endpoint.
+     */
+    holdEndpoint(trx: Tx, tenantId: string, id: string) {
+      let query = trx.selectFrom("webhook_endpoints").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id);
+      if (onPostgres) query = query.forKeyShare();
+      return query.executeTakeFirst();
+    },
+
     async updateEndpoint(trx: Tx, tenantId: string, id: string, patch: EndpointPatch): Promise<boolean> {
       const result = await trx.updateTable("webhook_endpoints").set(patch).where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
       return changed(result);
     },
 
     /** Compare-and-set on the sealed secret, so two concurrent rotations cannot both win. */
-    async replaceSecret(trx: Tx, tenantId: string, id: string, expectedSealed: string, patch: EndpointPatch): Promise<boolean> {
+    async replaceSecret(trx: Tx, tenantId: string, id: string, expectedSealed: Sealed, patch: EndpointPatch): Promise<boolean> {
       const result = await trx
         .updateTable("webhook_endpoints")
         .set(patch)

@@ -172,9 +172,10 @@ function deliveryOperations(deps: WebhookServiceDeps, requireEndpoint: (tenantId
   const { endpoints, deliveries, audit, clock } = deps;
 
   async function sendTest(tenantId: string, id: string, actor: AuditActor): Promise<TestResultView> {
-    await requireEndpoint(tenantId, id);
     const now = clock.now();
     const delivery = await endpoints.transaction(async (trx) => {
+      // Held until commit: a concurrent delete either came first (404) or removes this delivery with it.
+      if (!(await endpoints.holdEndpoint(trx, tenantId, id))) throw notFound("webhook endpoint");
       const eventId = await deps.events.emitIn(trx, { tenantId, type: "webhook.test", data: { endpoint_id: id, message: TEST_MESSAGE } });
       // Only this endpoint gets a test event: it never goes through the fan-out.
       await deliveries.markEventDispatched(trx, eventId, now.toISOString());
@@ -208,16 +209,18 @@ function deliveryOperations(deps: WebhookServiceDeps, requireEndpoint: (tenantId
   }
 
   async function retryDelivery(tenantId: string, endpointId: string, deliveryId: string, actor: AuditActor): Promise<WebhookDeliveryView> {
-    const endpoint = await requireEndpoint(tenantId, endpointId);
-    if (endpoint.status === "disabled") {
-      throw new BrokerError("webhook_endpoint_disabled", "the endpoint is disabled; re-enable it before retrying deliveries", { reason: endpoint.disabled_reason });
-    }
-    const delivery = await deliveries.findDelivery(tenantId, endpointId, deliveryId);
-    if (!delivery) throw notFound("webhook delivery");
     const now = clock.now().toISOString();
-    // A finished delivery gets one more attempt; a pending one keeps what is left of its schedule.
-    const maxAttempts = delivery.status === "pending" ? delivery.max_attempts : delivery.attempt_count + 1;
     await endpoints.transaction(async (trx) => {
+      // Held until commit, so a concurrent delete of the endpoint is a 404, not a delivery "in progress".
+      const endpoint = await endpoints.holdEndpoint(trx, tenantId, endpointId);
+      if (!endpoint) throw notFound("webhook endpoint");
+      if (endpoint.status === "disabled") {
+        throw new BrokerError("webhook_endpoint_disabled", "the endpoint is disabled; re-enable it before retrying deliveries", { reason: endpoint.disabled_reason });
+      }
+      const delivery = await deliveries.findDelivery(tenantId, endpointId, deliveryId, trx);
+      if (!delivery) throw notFound("webhook delivery");
+      // A finished delivery gets one more attempt; a pending one keeps what is left of its schedule.
+      const maxAttempts = delivery.status === "pending" ? delivery.max_attempts : delivery.attempt_count + 1;
       if (!(await deliveries.requeue(trx, deliveryId, now, maxAttempts))) {
         throw new BrokerError("webhook_delivery_in_progress", "an attempt of this delivery is in progress; try again when it has finished");
       }
@@ -225,7 +228,9 @@ function deliveryOperations(deps: WebhookServiceDeps, requireEndpoint: (tenantId
       await audit.appendIn(trx, { tenantId, actor, action: "webhook.delivery_retried", target: target(endpointId), data });
     });
     deps.nudge();
-    const updated = (await deliveries.findDelivery(tenantId, endpointId, deliveryId))!;
+    const updated = await deliveries.findDelivery(tenantId, endpointId, deliveryId);
+    // Deleted with its endpoint since the retry was scheduled.
+    if (!updated) throw notFound("webhook delivery");
     return toDeliveryView(updated, await deliveries.attemptsOf([deliveryId]));
   }
 

@@ -46,11 +46,27 @@ export type StartOptions = {
   database?: TestDatabase;
   /** DNS for webhook hosts, so URL-safety tests never resolve real names. */
   webhookResolver?: HostResolver;
+  /** Where the console's built bundle is (default: packages/console/dist). */
+  consoleDirectory?: string;
 };
 
 export async function startBroker(kind: DbKind, options: StartOptions = {}): Promise<TestBroker> {
   const database = options.database ?? (await createTestDatabase(kind));
-  const port = await freePort();
+  // The public URL (token issuer, OAuth redirect) names the port, so it is chosen before listening;
+  // a parallel test may take it in between, and then another one is tried.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startBrokerOnPort(database, await freePort(), options);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE" || attempt === 3) {
+        if (!options.database) await database.drop();
+        throw error;
+      }
+    }
+  }
+}
+
+async function startBrokerOnPort(database: TestDatabase, port: number, options: StartOptions): Promise<TestBroker> {
   const config = loadConfig({
     BROKER_ENV: "test",
     BROKER_DATA_DIR: database.dataDir,
@@ -69,8 +85,14 @@ export async function startBroker(kind: DbKind, options: StartOptions = {}): Pro
     },
   });
   const services = await createServices({ ...runtime, webhookResolver: options.webhookResolver, ...(options.clock ? { clock: options.clock } : {}) });
-  const app = await buildApp(services, { logStream });
-  await app.listen({ host: "127.0.0.1", port });
+  const app = await buildApp(services, { logStream, ...(options.consoleDirectory ? { consoleDirectory: options.consoleDirectory } : {}) });
+  try {
+    await app.listen({ host: "127.0.0.1", port });
+  } catch (error) {
+    await app.close();
+    await runtime.store.close();
+    throw error;
+  }
   return {
     url: `http://127.0.0.1:${port}`,
     app,

@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import type { ManualClock } from "../../src/clock.js";
-import type { ConnectionRow } from "../../src/connections/connection-queries.js";
+import type { ConnectionsTable } from "../../src/store/schema.js";
 import { createTenant, startBroker, type TestBroker, type TestTenant } from "./broker.js";
 import type { DbKind, TestDatabase } from "./databases.js";
 import { startFakeUpstreams, type FakeUpstreams } from "./fake-upstreams/index.js";
@@ -53,7 +53,7 @@ export async function executeTool(broker: TestBroker, tenant: TestTenant, body: 
   return call(broker, "POST", "/v1/tools/execute", { token: token ?? (await mintBrokerToken(broker, tenant)), body: { arguments: {}, ...body } });
 }
 
-export const connectionRow = (broker: TestBroker, id: string): Promise<ConnectionRow | undefined> =>
+export const connectionRow = (broker: TestBroker, id: string): Promise<ConnectionsTable | undefined> =>
   broker.services.store.db.selectFrom("connections").selectAll().where("id", "=", id).executeTakeFirst();
 
 export async function eventsOf(broker: TestBroker, tenantId: string, type: string) {

@@ -34,6 +34,10 @@ const chatTools: ToolDefinition[] = [
       path: "/conversations.list",
       query: { limit: args.limit, cursor: args.cursor, types: args.types, exclude_archived: args.exclude_archived },
     }),
+    responseSchema: {
+      type: "object",
+      properties: { channels: { type: "array", items: { type: "object" } }, response_metadata: { type: ["object", "null"] } },
+    },
     mapResponse: ({ body }) => {
       const { channels = [], response_metadata } = body as { channels?: Record<string, unknown>[]; response_metadata?: { next_cursor?: string } };
       return {
@@ -58,7 +62,10 @@ const chatTools: ToolDefinition[] = [
     risk: "low",
     sideEffect: "write",
     authModes: ["oauth2"],
+    // Slack channel names are lower-case and ids upper-case: a name in any case is the same channel.
+    caseInsensitiveArguments: ["/channel"],
     buildRequest: (args) => ({ method: "POST", path: "/chat.postMessage", body: { channel: args.channel, text: args.text, thread_ts: args.thread_ts } }),
+    responseSchema: { type: "object", properties: { message: { type: ["object", "null"] } } },
     mapResponse: ({ body }) => {
       const { channel, ts, message } = body as { channel?: string; ts?: string; message?: { text?: string } };
       return { channel, ts, text: message?.text };

@@ -8,6 +8,9 @@ export const ownerRepoProperties = {
   repo: { type: "string", pattern: NAME, description: "Repository name" },
 };
 
+/** GitHub resolves logins and repository names whatever their case. */
+export const OWNER_REPO_CASE_INSENSITIVE = ["/owner", "/repo"] as const;
+
 export const repoPath = (args: Record<string, any>) =>
   `/repos/${encodeURIComponent(args.owner)}/${encodeURIComponent(args.repo)}`;
 
@@ -41,3 +44,12 @@ export function issueSummary(issue: Record<string, unknown>) {
     created_at: issue.created_at,
   };
 }
+
+/** Upstream body shapes the mappers above rely on; anything else is an unexpected response. */
+const loginHolder = { type: ["object", "null"] };
+export const repoShape = { type: "object", properties: { owner: loginHolder } };
+export const issueShape = {
+  type: "object",
+  properties: { user: loginHolder, labels: { type: "array", items: { type: ["object", "string"] } } },
+};
+export const listOf = (item: Record<string, unknown>) => ({ type: "array", items: item });

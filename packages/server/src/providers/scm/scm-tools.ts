@@ -1,5 +1,5 @@
 import type { ToolDefinition, UpstreamResponseLike } from "./scm-shared.js";
-import { issueSummary, ownerRepoProperties, repoPath, repoSummary } from "./scm-shared.js";
+import { issueShape, issueSummary, listOf, OWNER_REPO_CASE_INSENSITIVE, ownerRepoProperties, repoPath, repoShape, repoSummary } from "./scm-shared.js";
 
 const page = { type: "integer", minimum: 1, maximum: 1000, description: "Page number, from 1" };
 const perPage = { type: "integer", minimum: 1, maximum: 100, description: "Results per page (max 100)" };
@@ -13,6 +13,7 @@ export const scmTools: ToolDefinition[] = [
     sideEffect: "read",
     authModes: ["oauth2"],
     buildRequest: () => ({ method: "GET", path: "/user" }),
+    responseSchema: { type: "object" },
     mapResponse: ({ body }: UpstreamResponseLike) => {
       const user = body as Record<string, unknown>;
       return pick(user, ["login", "id", "name", "email", "company", "location", "bio", "html_url", "avatar_url", "public_repos", "followers", "following", "created_at"]);
@@ -35,6 +36,7 @@ export const scmTools: ToolDefinition[] = [
     sideEffect: "read",
     authModes: ["oauth2"],
     buildRequest: (args) => ({ method: "GET", path: "/user/repos", query: { visibility: args.visibility, sort: args.sort, per_page: args.per_page, page: args.page } }),
+    responseSchema: listOf(repoShape),
     mapResponse: ({ body }) => ({ repositories: (body as Record<string, unknown>[]).map(repoSummary) }),
   },
   {
@@ -44,7 +46,9 @@ export const scmTools: ToolDefinition[] = [
     risk: "low",
     sideEffect: "read",
     authModes: ["oauth2"],
+    caseInsensitiveArguments: OWNER_REPO_CASE_INSENSITIVE,
     buildRequest: (args) => ({ method: "GET", path: repoPath(args) }),
+    responseSchema: repoShape,
     mapResponse: ({ body }) => repoSummary(body as Record<string, unknown>),
   },
   {
@@ -65,11 +69,13 @@ export const scmTools: ToolDefinition[] = [
     risk: "low",
     sideEffect: "read",
     authModes: ["oauth2"],
+    caseInsensitiveArguments: OWNER_REPO_CASE_INSENSITIVE,
     buildRequest: (args) => ({
       method: "GET",
       path: `${repoPath(args)}/issues`,
       query: { state: args.state, labels: args.labels, per_page: args.per_page, page: args.page },
     }),
+    responseSchema: listOf(issueShape),
     mapResponse: ({ body }) => ({ issues: (body as Record<string, unknown>[]).map(issueSummary) }),
   },
   {
@@ -90,11 +96,13 @@ export const scmTools: ToolDefinition[] = [
     risk: "low",
     sideEffect: "write",
     authModes: ["oauth2"],
+    caseInsensitiveArguments: [...OWNER_REPO_CASE_INSENSITIVE, "/assignees"],
     buildRequest: (args) => ({
       method: "POST",
       path: `${repoPath(args)}/issues`,
       body: { title: args.title, body: args.body, labels: args.labels, assignees: args.assignees },
     }),
+    responseSchema: issueShape,
     mapResponse: ({ body }) => issueSummary(body as Record<string, unknown>),
   },
   {
@@ -109,7 +117,9 @@ export const scmTools: ToolDefinition[] = [
     risk: "low",
     sideEffect: "write",
     authModes: ["oauth2"],
+    caseInsensitiveArguments: OWNER_REPO_CASE_INSENSITIVE,
     buildRequest: (args) => ({ method: "POST", path: `${repoPath(args)}/issues/${args.issue_number}/comments`, body: { body: args.body } }),
+    responseSchema: { type: "object" },
     mapResponse: ({ body }) => pick(body as Record<string, unknown>, ["id", "html_url", "body", "created_at"]),
   },
   {
@@ -118,8 +128,11 @@ export const scmTools: ToolDefinition[] = [
     argumentsSchema: { type: "object", properties: ownerRepoProperties, required: ["owner", "repo"], additionalProperties: false },
     risk: "high",
     sideEffect: "write",
+    destructive: true,
     authModes: ["oauth2"],
+    caseInsensitiveArguments: OWNER_REPO_CASE_INSENSITIVE,
     buildRequest: (args) => ({ method: "DELETE", path: repoPath(args) }),
+    responseSchema: {},
     mapResponse: (_response, args) => ({ deleted: true, full_name: `${args.owner}/${args.repo}` }),
   },
 ];

@@ -2,6 +2,12 @@
 import type { ProviderDefinition, ToolDefinition } from "../provider-types.js";
 import type { UpstreamResponse } from "../upstream-client.js";
 
+const objectOrNull = { type: ["object", "null"] };
+const graphQlData = (fields: Record<string, unknown>) => ({
+  type: "object",
+  properties: { data: { type: ["object", "null"], properties: fields } },
+});
+
 type GraphQlBody = { data?: Record<string, any> | null; errors?: { message?: string; extensions?: { code?: string; type?: string } }[] };
 
 function inspectGraphQl(response: UpstreamResponse) {
@@ -26,6 +32,7 @@ const CREATE_ISSUE = `mutation CreateIssue($input: IssueCreateInput!) {
   issueCreate(input: $input) { success issue { id identifier title url } }
 }`;
 
+// No argument is case-insensitive: Linear's `eq` filters compare exactly, and team ids are ids.
 const trackerTools: ToolDefinition[] = [
   {
     name: "tracker.list_issues",
@@ -49,6 +56,16 @@ const trackerTools: ToolDefinition[] = [
       if (args.state) filter.state = { name: { eq: args.state } };
       return graphql(LIST_ISSUES, { first: args.first ?? 25, after: args.after, filter: Object.keys(filter).length ? filter : undefined });
     },
+    responseSchema: graphQlData({
+      issues: {
+        type: ["object", "null"],
+        required: ["nodes"],
+        properties: {
+          nodes: { type: "array", items: { type: "object", properties: { state: objectOrNull, team: objectOrNull } } },
+          pageInfo: objectOrNull,
+        },
+      },
+    }),
     mapResponse: ({ body }) => {
       const issues = (body as GraphQlBody).data?.issues ?? { nodes: [], pageInfo: {} };
       return {
@@ -77,6 +94,7 @@ const trackerTools: ToolDefinition[] = [
     authModes: ["oauth2", "api_key"],
     buildRequest: (args) =>
       graphql(CREATE_ISSUE, { input: { teamId: args.team_id, title: args.title, description: args.description, priority: args.priority } }),
+    responseSchema: graphQlData({ issueCreate: objectOrNull }),
     mapResponse: ({ body }) => {
       const created = (body as GraphQlBody).data?.issueCreate ?? {};
       return { success: Boolean(created.success), issue: created.issue ?? null };

@@ -5,6 +5,8 @@ import * as execution from "./0003-execution.js";
 import * as approvals from "./0004-policy-approvals.js";
 import * as webhooks from "./0005-webhooks.js";
 import * as billing from "./0006-billing.js";
+import * as endUsers from "./0007-end-users.js";
+import * as oauthApps from "./0008-oauth-apps.js";
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +16,6 @@ export const migrations: Record<string, Migration> = {
   "0004-policy-approvals": approvals,
   "0005-webhooks": webhooks,
   "0006-billing": billing,
+  "0007-end-users": endUsers,
+  "0008-oauth-apps": oauthApps,
 };

@@ -1,0 +1,4067 @@
+/**
+ * Generated from the broker's OpenAPI description by scripts/openapi-types.ts.
+ * Do not edit: run `npm run generate -w @toolbroker/console`.
+ */
+
+export interface paths {
+    "/v1/agent-apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List agent apps */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AgentApp"][];
+                        };
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create an agent app */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            disabled_at: string | null;
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            id: string;
+                            name: string;
+                            status: "active" | "disabled";
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description forbidden, environment_mismatch or policy_denied */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unsupported_media_type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent-apps/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an agent app */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A UUID */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            disabled_at: string | null;
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            id: string;
+                            name: string;
+                            status: "active" | "disabled";
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Disable an agent app
+         * @description It can no longer mint broker JWTs; tokens already minted expire on their own (at most their lifetime).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A UUID */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            disabled_at: string | null;
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            id: string;
+                            name: string;
+                            status: "active" | "disabled";
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description forbidden, environment_mismatch or policy_denied */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Pending approvals, oldest first */
+        get: {
+            parameters: {
+                query?: {
+                    cursor?: string;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Approval"][];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/approvals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One approval, in any state */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A UUID */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            agent_app_id: string;
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            approval_id: string;
+                            /** @description Credential-like fields redacted */
+                            arguments: {
+                                [key: string]: unknown;
+                            };
+                            connected_account_id: string | null;
+                            consumed_at: string | null;
+                            decision: {
+                                /** Format: date-time */
+                                decided_at: string;
+                                decided_by: string | null;
+                                /** @enum {string} */
+                                decision: "approve" | "deny";
+                                reason: string | null;
+                            } | null;
+                            /** @description The end user the call acts for, if any */
+                            end_user_id: string | null;
+                            /** @enum {string} */
+                            env: "test" | "live";
+                            /** Format: date-time */
+                            expires_at: string;
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            invocation_id: string;
+                            provider: string;
+                            /** Format: date-time */
+                            requested_at: string;
+                            /** @description The tool's risk; null for a tool no longer in the catalogue */
+                            risk: ("low" | "high") | null;
+                            rule_id: string | null;
+                            secret_item_id: string | null;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "denied" | "expired" | "consumed";
+                            tool_name: string;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/approvals/{id}/arguments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reveal the exact arguments of an approval's call (admins; audited)
+         * @description Answers the arguments unredacted, as the call will send them, and records `approval.arguments_revealed` in the audit log. Only while the approval is pending: 409 conflict once it was decided, expired or used.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A UUID */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            approval_id: string;
+                            arguments: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description forbidden, environment_mismatch or policy_denied */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description a conflict with the resource's current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description vault_unavailable or service_unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/approvals/{id}/decide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or deny a pending call
+         * @description 409 approval_already_decided when it was decided before, 409 approval_expired after its expiry, 404 for another tenant's approval.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A UUID */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        decision: "approve" | "deny";
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            agent_app_id: string;
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            approval_id: string;
+                            /** @description Credential-like fields redacted */
+                            arguments: {
+                                [key: string]: unknown;
+                            };
+                            connected_account_id: string | null;
+                            consumed_at: string | null;
+                            decision: {
+                                /** Format: date-time */
+                                decided_at: string;
+                                decided_by: string | null;
+                                /** @enum {string} */
+                                decision: "approve" | "deny";
+                                reason: string | null;
+                            } | null;
+                            /** @description The end user the call acts for, if any */
+                            end_user_id: string | null;
+                            /** @enum {string} */
+                            env: "test" | "live";
+                            /** Format: date-time */
+                            expires_at: string;
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            invocation_id: string;
+                            provider: string;
+                            /** Format: date-time */
+                            requested_at: string;
+                            /** @description The tool's risk; null for a tool no longer in the catalogue */
+                            risk: ("low" | "high") | null;
+                            rule_id: string | null;
+                            secret_item_id: string | null;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "denied" | "expired" | "consumed";
+                            tool_name: string;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description forbidden, environment_mismatch or policy_denied */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description a conflict with the resource's current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unsupported_media_type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List audit events, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    action?: string;
+                    /** @description A UUID */
+                    agent_app_id?: string;
+                    cursor?: string;
+                    /** @description Only events for this end user */
+                    end_user_id?: string;
+                    limit?: number;
+                    outcome?: string;
+                    since?: string;
+                    tool?: string;
+                    until?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AuditEvent"][];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Checks the tenant's audit hash chain (as `toolbroker audit verify` does); admins
+         * @description Reads the whole chain a page at a time; on a long log it takes a while, so it is for admins.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The first row whose link does not hold */
+                            broken_at_seq: number | null;
+                            events: number;
+                            intact: boolean;
+                            reason: string | null;
+                        };
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description forbidden, environment_mismatch or policy_denied */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description vault_unavailable or service_unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/invoice-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview the monthly invoice of a period (test mode)
+         * @description Usage is the executions that reached the upstream (OAuth connects, denied and approval-required calls are not metered); executions with test and live credentials both count. Amounts are integers in minor units (cents). Overage is billed per started block of 1,000 executions above the plan's allowance. Defaults to the current period (usage so far). A finalized period returns its frozen invoice. Errors: 422 `period_out_of_range` for a period before the tenant existed or not started yet. Audited.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The body may be omitted; the period defaults to the current one */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Billing period: a calendar month in UTC, `YYYY-MM`
+                         * @example 2026-01
+                         */
+                        period?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            catalogue_version: string;
+                            currency: string;
+                            /** @description What the customer used, owes, and whether another plan would suit better */
+                            customer_notice: string;
+                            /** Format: date-time */
+                            generated_at: string;
+                            /** @description Set once the period is finalized; null on a draft */
+                            id: string | null;
+                            line_items: {
+                                /** @description quantity × unit_amount, integer minor units (cents) of the currency */
+                                amount: number;
+                                description: string;
+                                /** @description 1 for the base fee; started blocks of 1,000 executions for overage */
+                                quantity: number;
+                                /** @enum {string} */
+                                type: "base_fee" | "overage";
+                                /** @description Price per unit, integer minor units (cents) of the currency */
+                                unit_amount: number;
+                            }[];
+                            /** @enum {boolean} */
+                            livemode: false;
+                            /** @enum {string} */
+                            object: "invoice";
+                            /**
+                             * @description Billing period: a calendar month in UTC, `YYYY-MM`
+                             * @example 2026-01
+                             */
+                            period: string;
+                            /**
+                             * Format: date-time
+                             * @description Exclusive end: the first instant of the next month
+                             */
+                            period_end: string;
+                            /** Format: date-time */
+                            period_start: string;
+                            plan: {
+                                id: string;
+                                name: string;
+                            };
+                            plan_match: components["schemas"]["BillingPlanMatch"];
+                            /** @enum {string} */
+                            status: "draft" | "finalized";
+                            /** @description Sum of the line items, integer minor units (cents) of the currency */
+                            subtotal: number;
+                            /** @description Amount due; no tax or discounts in test mode, integer minor units (cents) of the currency */
+                            total: number;
+                            usage: {
+                                /** @description Both environments count towards usage; this is the breakdown */
+                                by_env: {
+                                    /** @description Executions with live credentials */
+                                    live: number;
+                                    /** @description Executions with test credentials */
+                                    test: number;
+                                };
+                                /** @description Executions of the period, both environments */
+                                executions: number;
+                                /** @description Allowance of the plan */
+                                included_executions: number;
+                                /** @description Started blocks of 1,000 overage executions */
+                                overage_blocks: number;
+                                /** @description Executions above the allowance */
+                                overage_executions: number;
+                            };
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description forbidden, environment_mismatch or policy_denied */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unsupported_media_type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description the request is well-formed but cannot be processed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Metering mode, this month's usage, projection and plan-match preview
+         * @description Usage is the executions that reached the upstream (OAuth connects, denied and approval-required calls are not metered); executions with test and live credentials both count. Amounts are integers in minor units (cents). Overage is billed per started block of 1,000 executions above the plan's allowance. The projection is linear on the elapsed fraction of the month; the plan match is the cheapest plan for the projected executions (ties keep the current plan). Reading status first reports unreported usage to the metering ledger.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            as_of: string;
+                            catalogue_version: string;
+                            currency: string;
+                            /** @enum {boolean} */
+                            livemode: false;
+                            metering: {
+                                /**
+                                 * @description `test`: usage is reported to the test ledger; `off`: not reported
+                                 * @enum {string}
+                                 */
+                                mode: "test" | "off";
+                                /** @description Executions of the current period reported to the ledger */
+                                reported_executions: number;
+                                /** @description Executions of the current period not reported yet */
+                                unreported_executions: number;
+                            };
+                            period: {
+                                /** Format: date-time */
+                                end: string;
+                                /**
+                                 * @description Billing period: a calendar month in UTC, `YYYY-MM`
+                                 * @example 2026-01
+                                 */
+                                id: string;
+                                /** Format: date-time */
+                                start: string;
+                            };
+                            plan: components["schemas"]["BillingPlan"];
+                            plan_match: components["schemas"]["BillingPlanMatch"];
+                            /** @description floor(executions so far × month length ÷ elapsed time), elapsed counting at least one hour */
+                            projection: {
+                                /** @description Projected executions at month end */
+                                executions: number;
+                                /** @enum {string} */
+                                method: "linear";
+                                /** @description Projected cost on the current plan, integer minor units (cents) of the currency */
+                                monthly_cost: number;
+                                /** @description Projected started overage blocks */
+                                overage_blocks: number;
+                            };
+                            usage: {
+                                /** @description Base fee plus overage so far, integer minor units (cents) of the currency */
+                                amount_due_so_far: number;
+                                /** @description Both environments count towards usage; this is the breakdown */
+                                by_env: {
+                                    /** @description Executions with live credentials */
+                                    live: number;
+                                    /** @description Executions with test credentials */
+                                    test: number;
+                                };
+                                /** @description Executions so far this period, both environments */
+                                executions: number;
+                                /** @description Allowance of the current plan */
+                                included_executions: number;
+                                /** @description Overage so far, integer minor units (cents) of the currency */
+                                overage_amount: number;
+                                /** @description Started blocks of 1,000 overage executions so far */
+                                overage_blocks: number;
+                                /** @description Executions above the allowance so far */
+                                overage_executions: number;
+                                /** @description Allowance left */
+                                remaining_included_executions: number;
+                            };
+                        };
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Connections of this tenant, newest first
+         * @description Admins see every connection of the tenant: shared ones and those end users connected through connect sessions. Other members see the connections they made themselves. Filter by `end_user_id`, `provider`, `status` and `env`; page with `next_cursor`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    cursor?: string;
+                    /** @description Your own id for one of your users (1–255 characters, no control characters); the broker treats it as opaque */
+                    end_user_id?: string;
+                    env?: "test" | "live";
+                    limit?: number;
+                    provider?: string;
+                    status?: "active" | "expired" | "revoked";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Connection"][];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description vault_unavailable or service_unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One connection */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A UUID */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A connected account. Never carries a token. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            connected_account_id: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description The upstream account's identity, e.g. a GitHub login */
+                            display_name: string;
+                            /** @description The end user who owns this connection (connected through a connect session); null for a shared connection made by an operator */
+                            end_user_id: string | null;
+                            /** @enum {string} */
+                            env: "test" | "live";
+                            /** @description A name to tell several accounts of one provider apart */
+                            label: string | null;
+                            /** @description Last tool call with this connection; updated at most once a minute */
+                            last_used_at: string | null;
+                            provider: string;
+                            revoked_at: string | null;
+                            scopes: string[];
+                            /** @enum {string} */
+                            status: "active" | "expired" | "revoked";
+                            /** @description Outcome of the best-effort revocation at the provider */
+                            upstream_revocation: ("revoked" | "failed" | "unsupported") | null;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description vault_unavailable or service_unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a connection
+         * @description Revokes upstream where the provider supports it (best effort, recorded), deletes the stored tokens and emits `connection.revoked`.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A UUID */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A connected account. Never carries a token. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            connected_account_id: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description The upstream account's identity, e.g. a GitHub login */
+                            display_name: string;
+                            /** @description The end user who owns this connection (connected through a connect session); null for a shared connection made by an operator */
+                            end_user_id: string | null;
+                            /** @enum {string} */
+                            env: "test" | "live";
+                            /** @description A name to tell several accounts of one provider apart */
+                            label: string | null;
+                            /** @description Last tool call with this connection; updated at most once a minute */
+                            last_used_at: string | null;
+                            provider: string;
+                            revoked_at: string | null;
+                            scopes: string[];
+                            /** @enum {string} */
+                            status: "active" | "expired" | "revoked";
+                            /** @description Outcome of the best-effort revocation at the provider */
+                            upstream_revocation: ("revoked" | "failed" | "unsupported") | null;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description vault_unavailable or service_unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Set a connection's label
+         * @description Admins may label any connection of the tenant, other members the ones they made.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A UUID */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The new label; null removes it */
+                        label: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description A connected account. Never carries a token. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            connected_account_id: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description The upstream account's identity, e.g. a GitHub login */
+                            display_name: string;
+                            /** @description The end user who owns this connection (connected through a connect session); null for a shared connection made by an operator */
+                            end_user_id: string | null;
+                            /** @enum {string} */
+                            env: "test" | "live";
+                            /** @description A name to tell several accounts of one provider apart */
+                            label: string | null;
+                            /** @description Last tool call with this connection; updated at most once a minute */
+                            last_used_at: string | null;
+                            provider: string;
+                            revoked_at: string | null;
+                            scopes: string[];
+                            /** @enum {string} */
+                            status: "active" | "expired" | "revoked";
+                            /** @description Outcome of the best-effort revocation at the provider */
+                            upstream_revocation: ("revoked" | "failed" | "unsupported") | null;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unsupported_media_type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description vault_unavailable or service_unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/connections/oauth/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start connecting an account through OAuth (PKCE S256)
+         * @description Returns the provider's authorize URL. `state` is single-use and expires after 10 minutes.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        env?: "test" | "live";
+                        /** @description Provider id: scm, chat or tracker */
+                        provider: string;
+                        /** @description Where the browser goes after the callback, with ?connected_account_id=… */
+                        redirect_after?: string;
+                        scopes?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            authorize_url: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            state: string;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unsupported_media_type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description the request is well-formed but cannot be processed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/console/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the console signs operators in */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The console's public client id (BROKER_CONSOLE_CLIENT_ID) */
+                            client_id: string | null;
+                            default_subject: string | null;
+                            /** @description Sign in by subject with the embedded development issuer (active outside production while no BROKER_OIDC_ISSUER is set) */
+                            development: boolean;
+                            /** @description The OpenID Connect issuer operators sign in with */
+                            issuer: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/console/dev-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Development only: an operator token for a subject
+         * @description Exists only while the embedded development issuer is what the console signs in with (never in production, never with BROKER_OIDC_ISSUER set) and only for a browser on this machine (loopback connection, no proxy, a loopback or public-URL Host and Origin); anywhere else it answers 404 like any unknown route.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        subject: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            access_token: string;
+                            expires_in: number;
+                            /** @enum {string} */
+                            token_type: "Bearer";
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unsupported_media_type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List control keys (never the keys themselves) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ControlKey"][];
+                        };
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a control key; the key is returned once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        env: "test" | "live";
+                        name?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @enum {string} */
+                            env: "test" | "live";
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            id: string;
+                            /** @description The key itself; shown only in this response */
+                            key: string;
+                            /** @description Updated at most once a minute */
+                            last_used_at: string | null;
+                            name: string;
+                            /** @description The first characters of the key, for recognising it */
+                            prefix: string;
+                            revoked_at: string | null;
+                            status: "active" | "revoked";
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description forbidden, environment_mismatch or policy_denied */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unsupported_media_type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a control key */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A UUID */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @enum {string} */
+                            env: "test" | "live";
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            id: string;
+                            /** @description Updated at most once a minute */
+                            last_used_at: string | null;
+                            name: string;
+                            /** @description The first characters of the key, for recognising it */
+                            prefix: string;
+                            revoked_at: string | null;
+                            status: "active" | "revoked";
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description forbidden, environment_mismatch or policy_denied */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in operator and the tenants they are a member of
+         * @description Takes an operator token without X-Broker-Tenant-Id. Control keys and broker JWTs get 401.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            issuer: string;
+                            subject: string;
+                            tenants: {
+                                name: string;
+                                /** @enum {string} */
+                                role: "admin" | "viewer";
+                                tenant_id: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description vault_unavailable or service_unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ops/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Health with the configuration details (database kind, vault, providers) that production keeps from /health */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The store and whether it answers now */
+                            database: {
+                                kind?: "sqlite" | "postgres";
+                                /** @description unreachable when `select 1` fails or takes longer than 1500 ms; /health then answers 503 */
+                                status: "ok" | "unreachable";
+                            };
+                            environment?: string;
+                            providers?: {
+                                id: string;
+                                missing?: string[];
+                                ready: boolean;
+                            }[];
+                            public_openapi?: boolean;
+                            service: string;
+                            status: "ok" | "degraded";
+                            vault?: {
+                                reason?: string;
+                                status: string;
+                            };
+                            version: string;
+                        };
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description vault_unavailable or service_unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's current policy for one env, or an earlier version */
+        get: {
+            parameters: {
+                query?: {
+                    env?: "test" | "live";
+                    /** @description An earlier version (see /v1/policy/versions) */
+                    version?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Rules are tried in order; the first match decides. With no match, low-risk tools are allowed and high-risk tools require approval. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            env: "test" | "live";
+                            rules: {
+                                /** @description Agent app ids; default all */
+                                agent_apps?: string[];
+                                /** @description All must hold */
+                                conditions?: {
+                                    equals?: unknown;
+                                    one_of?: unknown[];
+                                    /** @description JSON pointer into `arguments`, e.g. /repo */
+                                    pointer: string;
+                                    prefix?: string;
+                                    /** @description RE2 regular expression (https://github.com/google/re2/wiki/Syntax; no backreferences or lookaround), searched for in string values, in time linear in the value. A pattern may compile to at most 1000 RE2 instructions, all patterns of a document to 5000. On a string longer than 10000 characters the condition is undecided, and an undecided rule can only make the decision stricter: the result is the most restrictive (deny, then require_approval, then allow) of the outcomes the undecided rules leave possible. */
+                                    regex?: string;
+                                }[];
+                                description?: string;
+                                /** @enum {string} */
+                                effect: "allow" | "deny" | "require_approval";
+                                /** @description Which end users the rule is for: a list of end user ids (matches only calls acting for one of them, compared exactly), "any" (calls acting for some end user) or "none" (calls acting for no end user). Default: every call, with or without an end user. */
+                                end_users?: string[] | ("any" | "none");
+                                id: string;
+                                /** @description Tool names or globs like scm.*; default all tools */
+                                tools?: string[];
+                            }[];
+                            updated_at: string | null;
+                            updated_by: string | null;
+                            /** @description 0 until the first PUT; each PUT adds one */
+                            version: number;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        /**
+         * Replace the policy for one env (a new version)
+         * @description Unknown fields, regexes RE2 does not accept (backreferences, lookaround, over the size limits), unknown tools, duplicate rule ids → 422 `unprocessable` with the JSON path of the fault in error.details.fields.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        env?: "test" | "live";
+                        rules: {
+                            /** @description Agent app ids; default all */
+                            agent_apps?: string[];
+                            /** @description All must hold */
+                            conditions?: {
+                                equals?: unknown;
+                                one_of?: unknown[];
+                                /** @description JSON pointer into `arguments`, e.g. /repo */
+                                pointer: string;
+                                prefix?: string;
+                                /** @description RE2 regular expression (https://github.com/google/re2/wiki/Syntax; no backreferences or lookaround), searched for in string values, in time linear in the value. A pattern may compile to at most 1000 RE2 instructions, all patterns of a document to 5000. On a string longer than 10000 characters the condition is undecided, and an undecided rule can only make the decision stricter: the result is the most restrictive (deny, then require_approval, then allow) of the outcomes the undecided rules leave possible. */
+                                regex?: string;
+                            }[];
+                            description?: string;
+                            /** @enum {string} */
+                            effect: "allow" | "deny" | "require_approval";
+                            /** @description Which end users the rule is for: a list of end user ids (matches only calls acting for one of them, compared exactly), "any" (calls acting for some end user) or "none" (calls acting for no end user). Default: every call, with or without an end user. */
+                            end_users?: string[] | ("any" | "none");
+                            id: string;
+                            /** @description Tool names or globs like scm.*; default all tools */
+                            tools?: string[];
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Rules are tried in order; the first match decides. With no match, low-risk tools are allowed and high-risk tools require approval. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            env: "test" | "live";
+                            rules: {
+                                /** @description Agent app ids; default all */
+                                agent_apps?: string[];
+                                /** @description All must hold */
+                                conditions?: {
+                                    equals?: unknown;
+                                    one_of?: unknown[];
+                                    /** @description JSON pointer into `arguments`, e.g. /repo */
+                                    pointer: string;
+                                    prefix?: string;
+                                    /** @description RE2 regular expression (https://github.com/google/re2/wiki/Syntax; no backreferences or lookaround), searched for in string values, in time linear in the value. A pattern may compile to at most 1000 RE2 instructions, all patterns of a document to 5000. On a string longer than 10000 characters the condition is undecided, and an undecided rule can only make the decision stricter: the result is the most restrictive (deny, then require_approval, then allow) of the outcomes the undecided rules leave possible. */
+                                    regex?: string;
+                                }[];
+                                description?: string;
+                                /** @enum {string} */
+                                effect: "allow" | "deny" | "require_approval";
+                                /** @description Which end users the rule is for: a list of end user ids (matches only calls acting for one of them, compared exactly), "any" (calls acting for some end user) or "none" (calls acting for no end user). Default: every call, with or without an end user. */
+                                end_users?: string[] | ("any" | "none");
+                                id: string;
+                                /** @description Tool names or globs like scm.*; default all tools */
+                                tools?: string[];
+                            }[];
+                            updated_at: string | null;
+                            updated_by: string | null;
+                            /** @description 0 until the first PUT; each PUT adds one */
+                            version: number;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description forbidden, environment_mismatch or policy_denied */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unsupported_media_type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description the request is well-formed but cannot be processed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policy/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What the policy would decide for a call, without executing anything
+         * @description `end_user_id` is the end user the call would act for (as `end_user_id` in a broker JWT or an execute body); omit it for a call acting for no end user.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description A UUID
+                         */
+                        agent_app_id: string;
+                        arguments: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Your own id for one of your users (1–255 characters, no control characters); the broker treats it as opaque */
+                        end_user_id?: string;
+                        /** @enum {string} */
+                        env: "test" | "live";
+                        tool_name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            decision: "allow" | "deny" | "require_approval";
+                            policy_version: number;
+                            /** @enum {string} */
+                            reason: "rule" | "default_low_risk" | "default_high_risk";
+                            /** @enum {string} */
+                            risk: "low" | "high";
+                            /** @description The rule that decided, or null for the risk default */
+                            rule_id: string | null;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unsupported_media_type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policy/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The policy's versions for one env, newest first (the last 200) */
+        get: {
+            parameters: {
+                query?: {
+                    env?: "test" | "live";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: date-time */
+                                created_at: string;
+                                rule_count: number;
+                                updated_by: string;
+                                version: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/providers/{id}/oauth-client": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's own OAuth app for a provider (env test by default) */
+        get: {
+            parameters: {
+                query?: {
+                    env?: "test" | "live";
+                };
+                header?: never;
+                path: {
+                    /** @description A provider id, e.g. scm (GET /v1/tools lists them) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            client_id: string;
+                            /** @description The last four characters of the client secret (null when it is shorter than 16 characters); the secret itself is never returned */
+                            client_secret_hint: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @enum {string} */
+                            env: "test" | "live";
+                            provider: string;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description the request is well-formed but cannot be processed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        /**
+         * Use the tenant's own OAuth app for a provider
+         * @description Connects of this tenant and env go through this client (its consent screen, its rate limits) instead of the broker-wide one. Another client_id replaces it and leaves existing connections on the client that issued them, which also refreshes and revokes their tokens; the same client_id with a new secret rotates the secret for those connections too. The provider's redirect URI to register is `{BROKER_PUBLIC_URL}/v1/connections/oauth/callback`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A provider id, e.g. scm (GET /v1/tools lists them) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description As registered at the provider */
+                        client_id: string;
+                        /** @description Stored encrypted; never returned */
+                        client_secret: string;
+                        /** @enum {string} */
+                        env: "test" | "live";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            client_id: string;
+                            /** @description The last four characters of the client secret (null when it is shorter than 16 characters); the secret itself is never returned */
+                            client_secret_hint: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @enum {string} */
+                            env: "test" | "live";
+                            provider: string;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description forbidden, environment_mismatch or policy_denied */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description a conflict with the resource's current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unsupported_media_type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description the request is well-formed but cannot be processed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Stop using the tenant's own OAuth app for new connects
+         * @description New connects use the broker-wide client again; connections the app issued keep using it.
+         */
+        delete: {
+            parameters: {
+                query?: {
+                    env?: "test" | "live";
+                };
+                header?: never;
+                path: {
+                    /** @description A provider id, e.g. scm (GET /v1/tools lists them) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description forbidden, environment_mismatch or policy_denied */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description the request is well-formed but cannot be processed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tool catalogue: names, argument schemas and risk, ready for an LLM
+         * @description `q` keeps the tools whose name or description contains every word of it (case-insensitive), for agents that pick from a large catalogue.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    provider?: string;
+                    /** @description Words to search names and descriptions for, e.g. `create issue` */
+                    q?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description JSON Schema of `arguments` */
+                                arguments_schema: {
+                                    [key: string]: unknown;
+                                };
+                                auth_modes: ("oauth2" | "api_key")[];
+                                description: string;
+                                name: string;
+                                provider: string;
+                                /** @enum {string} */
+                                risk: "low" | "high";
+                                /** @enum {string} */
+                                side_effect: "read" | "write";
+                            }[];
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Executions by month, env, agent app and tool (and end user on request)
+         * @description Counts executions that reached the upstream. Idempotent replays, denials, validation failures and OAuth connects are never counted. Default: the current month. `end_user_id` counts only executions that acted for that end user. `group_by=end_user` also groups by end user: each row then has `end_user_id` (null for executions that acted for no end user), and those rows come before the end users' rows.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description A UUID */
+                    agent_app_id?: string;
+                    /** @description Your own id for one of your users (1–255 characters, no control characters); the broker treats it as opaque */
+                    end_user_id?: string;
+                    env?: "test" | "live";
+                    /** @description Calendar month in UTC, YYYY-MM */
+                    from?: string;
+                    /** @description end_user: one row per end user as well */
+                    group_by?: "end_user";
+                    /** @description Calendar month in UTC, YYYY-MM */
+                    to?: string;
+                    tool?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /**
+                                 * Format: uuid
+                                 * @description A UUID
+                                 */
+                                agent_app_id: string;
+                                /** @description With `group_by=end_user` only: the end user the executions acted for, null for none */
+                                end_user_id?: string | null;
+                                /** @enum {string} */
+                                env: "test" | "live";
+                                executions: number;
+                                period: string;
+                                tool_name: string;
+                            }[];
+                            from: string;
+                            to: string;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Executions per UTC day of one month, per env (every day, zero-filled) */
+        get: {
+            parameters: {
+                query?: {
+                    env?: "test" | "live";
+                    /** @description Calendar month in UTC, YYYY-MM */
+                    month?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: date */
+                                day: string;
+                                /** @enum {string} */
+                                env: "test" | "live";
+                                executions: number;
+                            }[];
+                            month: string;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List webhook endpoints (secret prefix only) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["WebhookEndpoint"][];
+                        };
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Register a webhook endpoint; its signing secret is returned once
+         * @description The URL must be https in production and must not resolve to a private address (422 webhook_url_refused).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        description?: string;
+                        /** @description Event kinds to send; omitted or null means every kind */
+                        events?: ("connection.created" | "connection.revoked" | "connection.expired" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
+                        /** @description https URL (http allowed outside production) */
+                        url: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            description: string;
+                            disabled: {
+                                /** Format: date-time */
+                                at: string;
+                                message: string;
+                                /** @enum {string} */
+                                reason: "operator" | "endpoint_gone" | "failing";
+                            } | null;
+                            events: ("connection.created" | "connection.revoked" | "connection.expired" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            id: string;
+                            last_delivery: {
+                                /** Format: date-time */
+                                attempted_at: string;
+                                error: string | null;
+                                http_status: number | null;
+                                latency_ms: number;
+                                /** @enum {string} */
+                                outcome: "succeeded" | "failed";
+                            } | null;
+                            previous_secret_expires_at: string | null;
+                            /** @description The signing secret, whsec_…; shown only in this response */
+                            secret: string;
+                            /** @description The first characters of the signing secret, for recognising it */
+                            secret_prefix: string;
+                            /** @enum {string} */
+                            status: "enabled" | "disabled";
+                            /** Format: date-time */
+                            updated_at: string;
+                            url: string;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description forbidden, environment_mismatch or policy_denied */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unsupported_media_type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description the request is well-formed but cannot be processed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a webhook endpoint */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A UUID */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            description: string;
+                            disabled: {
+                                /** Format: date-time */
+                                at: string;
+                                message: string;
+                                /** @enum {string} */
+                                reason: "operator" | "endpoint_gone" | "failing";
+                            } | null;
+                            events: ("connection.created" | "connection.revoked" | "connection.expired" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            id: string;
+                            last_delivery: {
+                                /** Format: date-time */
+                                attempted_at: string;
+                                error: string | null;
+                                http_status: number | null;
+                                latency_ms: number;
+                                /** @enum {string} */
+                                outcome: "succeeded" | "failed";
+                            } | null;
+                            previous_secret_expires_at: string | null;
+                            /** @description The first characters of the signing secret, for recognising it */
+                            secret_prefix: string;
+                            /** @enum {string} */
+                            status: "enabled" | "disabled";
+                            /** Format: date-time */
+                            updated_at: string;
+                            url: string;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint and its delivery log */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A UUID */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            deleted: true;
+                            id: string;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description forbidden, environment_mismatch or policy_denied */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change a webhook endpoint's URL, events, description or enabled state */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A UUID */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        description?: string;
+                        /** @description false disables the endpoint; true re-enables it and resets its failure streak */
+                        enabled?: boolean;
+                        events?: ("connection.created" | "connection.revoked" | "connection.expired" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
+                        /** @description https URL (http allowed outside production) */
+                        url?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            description: string;
+                            disabled: {
+                                /** Format: date-time */
+                                at: string;
+                                message: string;
+                                /** @enum {string} */
+                                reason: "operator" | "endpoint_gone" | "failing";
+                            } | null;
+                            events: ("connection.created" | "connection.revoked" | "connection.expired" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            id: string;
+                            last_delivery: {
+                                /** Format: date-time */
+                                attempted_at: string;
+                                error: string | null;
+                                http_status: number | null;
+                                latency_ms: number;
+                                /** @enum {string} */
+                                outcome: "succeeded" | "failed";
+                            } | null;
+                            previous_secret_expires_at: string | null;
+                            /** @description The first characters of the signing secret, for recognising it */
+                            secret_prefix: string;
+                            /** @enum {string} */
+                            status: "enabled" | "disabled";
+                            /** Format: date-time */
+                            updated_at: string;
+                            url: string;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description forbidden, environment_mismatch or policy_denied */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unsupported_media_type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description the request is well-formed but cannot be processed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint's delivery log, newest first, with every attempt */
+        get: {
+            parameters: {
+                query?: {
+                    cursor?: string;
+                    limit?: number;
+                    status?: "pending" | "succeeded" | "failed";
+                };
+                header?: never;
+                path: {
+                    /** @description A UUID */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["WebhookDelivery"][];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the signing secret; the new one is returned once and the old one keeps signing for 24 h */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A UUID */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            description: string;
+                            disabled: {
+                                /** Format: date-time */
+                                at: string;
+                                message: string;
+                                /** @enum {string} */
+                                reason: "operator" | "endpoint_gone" | "failing";
+                            } | null;
+                            events: ("connection.created" | "connection.revoked" | "connection.expired" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            id: string;
+                            last_delivery: {
+                                /** Format: date-time */
+                                attempted_at: string;
+                                error: string | null;
+                                http_status: number | null;
+                                latency_ms: number;
+                                /** @enum {string} */
+                                outcome: "succeeded" | "failed";
+                            } | null;
+                            previous_secret_expires_at: string | null;
+                            /** @description The signing secret, whsec_…; shown only in this response */
+                            secret: string;
+                            /** @description The first characters of the signing secret, for recognising it */
+                            secret_prefix: string;
+                            /** @enum {string} */
+                            status: "enabled" | "disabled";
+                            /** Format: date-time */
+                            updated_at: string;
+                            url: string;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description forbidden, environment_mismatch or policy_denied */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description a conflict with the resource's current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a webhook.test event to this endpoint now and report the attempt
+         * @description Sent once, not retried, also to a disabled endpoint; `success` is false for a non-2xx answer, a network error or a timeout.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A UUID */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            delivery_id: string;
+                            error: string | null;
+                            event_id: string;
+                            http_status: number | null;
+                            latency_ms: number;
+                            /** @description true when the endpoint answered 2xx within the timeout */
+                            success: boolean;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description forbidden, environment_mismatch or policy_denied */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        AgentApp: {
+            /** Format: date-time */
+            created_at: string;
+            disabled_at: string | null;
+            /**
+             * Format: uuid
+             * @description A UUID
+             */
+            id: string;
+            name: string;
+            status: "active" | "disabled";
+        };
+        Approval: {
+            /**
+             * Format: uuid
+             * @description A UUID
+             */
+            agent_app_id: string;
+            /**
+             * Format: uuid
+             * @description A UUID
+             */
+            approval_id: string;
+            /** @description Credential-like fields redacted */
+            arguments: {
+                [key: string]: unknown;
+            };
+            connected_account_id: string | null;
+            consumed_at: string | null;
+            decision: {
+                /** Format: date-time */
+                decided_at: string;
+                decided_by: string | null;
+                /** @enum {string} */
+                decision: "approve" | "deny";
+                reason: string | null;
+            } | null;
+            /** @description The end user the call acts for, if any */
+            end_user_id: string | null;
+            /** @enum {string} */
+            env: "test" | "live";
+            /** Format: date-time */
+            expires_at: string;
+            /**
+             * Format: uuid
+             * @description A UUID
+             */
+            invocation_id: string;
+            provider: string;
+            /** Format: date-time */
+            requested_at: string;
+            /** @description The tool's risk; null for a tool no longer in the catalogue */
+            risk: ("low" | "high") | null;
+            rule_id: string | null;
+            secret_item_id: string | null;
+            /** @enum {string} */
+            status: "pending" | "approved" | "denied" | "expired" | "consumed";
+            tool_name: string;
+        };
+        AuditEvent: {
+            action: string;
+            actor: {
+                id: string;
+                type: string;
+            };
+            agent_app_id: string | null;
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description The customer's end user the action was for, if any */
+            end_user_id: string | null;
+            /** @description sha256 over this row and prev_hash */
+            hash: string;
+            /**
+             * Format: uuid
+             * @description A UUID
+             */
+            id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            outcome: string;
+            prev_hash: string;
+            seq: number;
+            target: {
+                id: string;
+                type: string;
+            } | null;
+            tool_name: string | null;
+        };
+        BillingPlan: {
+            /** @description ISO 4217, lower case */
+            currency: string;
+            description: string;
+            id: string;
+            /** @description Executions per month covered by the base fee */
+            included_executions: number;
+            /** @description Base fee per month, integer minor units (cents) of the currency */
+            monthly_price: number;
+            name: string;
+            /** @description Price of each started block of 1,000 executions above the allowance, integer minor units (cents) of the currency */
+            overage_price_per_1000: number;
+        };
+        /** @description The cheapest plan of the catalogue for the basis executions; ties keep the current plan */
+        BillingPlanMatch: {
+            /**
+             * @description `actual`: an ended period's executions; `projected`: the current month's projection
+             * @enum {string}
+             */
+            basis: "actual" | "projected";
+            better_plan_available: boolean;
+            current_plan: {
+                /** @description Monthly cost for the basis executions, integer minor units (cents) of the currency */
+                monthly_cost: number;
+                name: string;
+                plan_id: string;
+            };
+            /** @description Recommended minus current monthly cost: zero or negative (a saving), integer minor units (cents) of the currency */
+            difference: number;
+            /** @description Executions the plans were priced for */
+            executions: number;
+            recommended_plan: {
+                /** @description Monthly cost for the basis executions, integer minor units (cents) of the currency */
+                monthly_cost: number;
+                name: string;
+                plan_id: string;
+            };
+        };
+        /** @description A connected account. Never carries a token. */
+        Connection: {
+            /**
+             * Format: uuid
+             * @description A UUID
+             */
+            connected_account_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The upstream account's identity, e.g. a GitHub login */
+            display_name: string;
+            /** @description The end user who owns this connection (connected through a connect session); null for a shared connection made by an operator */
+            end_user_id: string | null;
+            /** @enum {string} */
+            env: "test" | "live";
+            /** @description A name to tell several accounts of one provider apart */
+            label: string | null;
+            /** @description Last tool call with this connection; updated at most once a minute */
+            last_used_at: string | null;
+            provider: string;
+            revoked_at: string | null;
+            scopes: string[];
+            /** @enum {string} */
+            status: "active" | "expired" | "revoked";
+            /** @description Outcome of the best-effort revocation at the provider */
+            upstream_revocation: ("revoked" | "failed" | "unsupported") | null;
+        };
+        ControlKey: {
+            /** Format: date-time */
+            created_at: string;
+            /** @enum {string} */
+            env: "test" | "live";
+            /**
+             * Format: uuid
+             * @description A UUID
+             */
+            id: string;
+            /** @description Updated at most once a minute */
+            last_used_at: string | null;
+            name: string;
+            /** @description The first characters of the key, for recognising it */
+            prefix: string;
+            revoked_at: string | null;
+            status: "active" | "revoked";
+        };
+        /** Error envelope */
+        ErrorEnvelope: {
+            error: {
+                /** @description Stable machine-readable code (see the README's error table) */
+                code: string;
+                details?: {
+                    [key: string]: unknown;
+                };
+                message: string;
+                request_id?: string;
+            };
+            /** @enum {boolean} */
+            ok: false;
+        };
+        WebhookDelivery: {
+            attempt_count: number;
+            attempts: {
+                attempt_number: number;
+                /** Format: date-time */
+                attempted_at: string;
+                error: string | null;
+                http_status: number | null;
+                latency_ms: number;
+                /** @enum {string} */
+                outcome: "succeeded" | "retrying" | "failed";
+                /** @enum {string} */
+                triggered_by: "automatic" | "manual" | "test";
+            }[];
+            completed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description A UUID
+             */
+            endpoint_id: string;
+            /** @description The webhook-id header of every attempt of this delivery */
+            event_id: string;
+            /**
+             * @description An event kind (see docs/webhooks.md for each payload)
+             * @enum {string}
+             */
+            event_type: "connection.created" | "connection.revoked" | "connection.expired" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test";
+            /**
+             * Format: uuid
+             * @description A UUID
+             */
+            id: string;
+            next_attempt_at: string | null;
+            /** @description The body sent: {"type", "timestamp", "data"} */
+            payload: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+        };
+        WebhookEndpoint: {
+            /** Format: date-time */
+            created_at: string;
+            description: string;
+            disabled: {
+                /** Format: date-time */
+                at: string;
+                message: string;
+                /** @enum {string} */
+                reason: "operator" | "endpoint_gone" | "failing";
+            } | null;
+            events: ("connection.created" | "connection.revoked" | "connection.expired" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
+            /**
+             * Format: uuid
+             * @description A UUID
+             */
+            id: string;
+            last_delivery: {
+                /** Format: date-time */
+                attempted_at: string;
+                error: string | null;
+                http_status: number | null;
+                latency_ms: number;
+                /** @enum {string} */
+                outcome: "succeeded" | "failed";
+            } | null;
+            previous_secret_expires_at: string | null;
+            /** @description The first characters of the signing secret, for recognising it */
+            secret_prefix: string;
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            /** Format: date-time */
+            updated_at: string;
+            url: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;

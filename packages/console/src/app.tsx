@@ -1,0 +1,55 @@
+/** Routes: the OIDC callback, then sign-in and tenant gates in front of the console's pages. */
+import { Navigate, Route, Routes } from "react-router-dom";
+import { AgentAppsPage } from "./agent-apps/agent-apps-page";
+import { ApprovalDetailPage } from "./approvals/approval-detail-page";
+import { ApprovalsPage } from "./approvals/approvals-page";
+import { AuditPage } from "./audit/audit-page";
+import { useAuth } from "./auth/auth-context";
+import { tenantStore } from "./auth/session-store";
+import { CallbackPage } from "./auth/callback-page";
+import { SignInPage } from "./auth/sign-in-page";
+import { ConnectionsPage } from "./connections/connections-page";
+import { PolicyPage } from "./policy/policy-page";
+import { Layout } from "./shell/layout";
+import { NotFoundPage } from "./shell/not-found-page";
+import { useTenantState } from "./tenant/tenant-context";
+import { TenantPickerPage } from "./tenant/tenant-picker";
+import { Loading } from "./ui/feedback";
+import { ToolsPage } from "./tools/tools-page";
+import { UsagePage } from "./usage/usage-page";
+import { WebhooksPage } from "./webhooks/webhooks-page";
+
+export function App() {
+  return (
+    <Routes>
+      <Route path="/callback" element={<CallbackPage />} />
+      <Route path="*" element={<Gates />} />
+    </Routes>
+  );
+}
+
+function Gates() {
+  const { session } = useAuth();
+  const { tenant, me } = useTenantState();
+  if (!session) return <SignInPage />;
+  // A remembered tenant waits for /v1/me rather than flashing the picker on reload.
+  if (!tenant && me.isPending && tenantStore.get()) return <Loading label="Loading your tenants…" />;
+  if (!tenant) return <TenantPickerPage />;
+  return (
+    <Routes>
+      <Route element={<Layout />}>
+        <Route index element={<Navigate to="/approvals" replace />} />
+        <Route path="approvals" element={<ApprovalsPage />} />
+        <Route path="approvals/:id" element={<ApprovalDetailPage />} />
+        <Route path="connections" element={<ConnectionsPage />} />
+        <Route path="agent-apps" element={<AgentAppsPage />} />
+        <Route path="tools" element={<ToolsPage />} />
+        <Route path="webhooks" element={<WebhooksPage />} />
+        <Route path="policy" element={<PolicyPage />} />
+        <Route path="audit" element={<AuditPage />} />
+        <Route path="usage" element={<UsagePage />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}

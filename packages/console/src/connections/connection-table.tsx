@@ -1,0 +1,74 @@
+/** The connections table with Revoke (after a confirmation) on each active connection. */
+import { useState } from "react";
+import type { Connection } from "../api/types";
+import { StatusTag } from "../ui/bits";
+import { ConfirmDialog } from "../ui/confirm-dialog";
+import { Time } from "../ui/time";
+import { WriteButton } from "../ui/write-button";
+import { useRevokeConnection } from "./connection-queries";
+
+const TONE = { active: "good", expired: "warn", revoked: "neutral" } as const;
+
+export function ConnectionTable({ connections, onRevoked }: { connections: Connection[]; onRevoked(message: string): void }) {
+  const revoke = useRevokeConnection();
+  const [confirming, setConfirming] = useState<Connection | null>(null);
+  const confirm = () => {
+    if (!confirming) return;
+    revoke.mutate(confirming.connected_account_id, {
+      onSuccess: (revoked) => {
+        setConfirming(null);
+        onRevoked(`Revoked ${revoked.display_name} (${revoked.provider}).${revoked.upstream_revocation === "failed" ? " The provider did not confirm the revocation; the broker deleted its tokens anyway." : ""}`);
+      },
+    });
+  };
+  return (
+    <div className="table-wrap">
+      <table>
+        <caption className="visually-hidden">Connections</caption>
+        <thead>
+          <tr>
+            <th scope="col">Provider</th>
+            <th scope="col">Account</th>
+            <th scope="col">Owner</th>
+            <th scope="col">Label</th>
+            <th scope="col">Status</th>
+            <th scope="col">Env</th>
+            <th scope="col">Last used</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {connections.map((connection) => (
+            <tr key={connection.connected_account_id}>
+              <td>{connection.provider}</td>
+              <td>{connection.display_name}</td>
+              <td>{connection.end_user_id ? <>End user <span className="mono">{connection.end_user_id}</span></> : "Operator (shared)"}</td>
+              <td>{connection.label ?? <span className="muted">—</span>}</td>
+              <td>
+                <StatusTag status={connection.status} tone={TONE[connection.status]} />
+              </td>
+              <td>{connection.env}</td>
+              <td>
+                <Time value={connection.last_used_at} />
+              </td>
+              <td>
+                {connection.status !== "revoked" ? (
+                  <WriteButton variant="danger" onClick={() => (revoke.reset(), setConfirming(connection))}>
+                    Revoke
+                  </WriteButton>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {confirming ? (
+        <ConfirmDialog title={`Revoke ${confirming.display_name} (${confirming.provider})?`} confirmLabel="Revoke connection" onConfirm={confirm} onCancel={() => setConfirming(null)} busy={revoke.isPending} error={revoke.error}>
+          <p>Agents lose access at once: the broker deletes the stored tokens and asks the provider to revoke them. This cannot be undone; connect again to restore access.</p>
+        </ConfirmDialog>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+/** The tool catalogue (searchable) and the tenant's own OAuth apps. */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api } from "../api/client";
+import { ApiError } from "../api/errors";
+import type { Env } from "../api/types";
+import { useTenant } from "../tenant/tenant-context";
+
+export function useToolSearch(query: string) {
+  const { tenant_id } = useTenant();
+  return useQuery({
+    queryKey: [tenant_id, "tools", query],
+    queryFn: () => api("get", "/v1/tools", { query: query ? { q: query } : {} }),
+    staleTime: 5 * 60_000,
+    placeholderData: (previous) => previous,
+  });
+}
+
+/** The tenant's own app for a provider and env; null when it uses the broker-wide client. */
+export function useOAuthApp(provider: string, env: Env) {
+  const { tenant_id } = useTenant();
+  return useQuery({
+    queryKey: [tenant_id, "oauth-app", provider, env],
+    queryFn: async () => {
+      try {
+        return await api("get", "/v1/providers/{id}/oauth-client", { path: { id: provider }, query: { env } });
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      }
+    },
+  });
+}
+
+function useInvalidateApp(provider: string, env: Env) {
+  const { tenant_id } = useTenant();
+  const queryClient = useQueryClient();
+  return () => void queryClient.invalidateQueries({ queryKey: [tenant_id, "oauth-app", provider, env] });
+}
+
+export function useSaveOAuthApp(provider: string, env: Env) {
+  const invalidate = useInvalidateApp(provider, env);
+  return useMutation({
+    mutationFn: (app: { client_id: string; client_secret: string }) => api("put", "/v1/providers/{id}/oauth-client", { path: { id: provider }, body: { env, ...app } }),
+    onSettled: invalidate,
+  });
+}
+
+export function useRemoveOAuthApp(provider: string, env: Env) {
+  const invalidate = useInvalidateApp(provider, env);
+  return useMutation({ mutationFn: () => api("delete", "/v1/providers/{id}/oauth-client", { path: { id: provider }, query: { env } }), onSettled: invalidate });
+}

@@ -1,0 +1,158 @@
+/**
+ * Connect sessions over HTTP: the API that creates them, and the hosted pages an end user opens
+ * (`/connect/{token}`), which need no credential but the token in their path.
+ */
+import { Type } from "@sinclair/typebox";
+import type { FastifyReply } from "fastify";
+import { bindToBrowser } from "../connections/browser-binding.js";
+import { BrokerError } from "../errors.js";
+import type { App } from "../http/app-type.js";
+import { actorOf, type Credential } from "../http/credentials.js";
+import { connectedPage, sendPage } from "../http/html-page.js";
+import { EndUserId, EnvSchema, errorResponses, Label, Timestamp, Uuid } from "../http/schemas.js";
+import { choosePage } from "./connect-html.js";
+import { CONNECT_SESSION_TTL_MS, type ConnectSessionService, type SessionCreator } from "./connect-session-service.js";
+
+const CreateBody = Type.Object(
+  {
+    end_user_id: EndUserId,
+    providers: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { minItems: 1, maxItems: 50, description: "Providers the page offers; default: every provider that can be connected" }),
+    ),
+    redirect_url: Type.Optional(
+      Type.String({ maxLength: 2000, description: "Where the browser goes after each connect, with `?connected_account_id=…&provider=…` (or `secret_item_id`). https, or http on loopback" }),
+    ),
+    label: Type.Optional(Label),
+    env: Type.Optional(EnvSchema),
+  },
+  { additionalProperties: false },
+);
+
+const ConnectSession = Type.Object({
+  id: Uuid,
+  connect_url: Type.String({ description: "`{BROKER_PUBLIC_URL}/connect/{token}`: give it to the end user; it is the session's only credential" }),
+  expires_at: Timestamp,
+  end_user_id: Type.String(),
+  env: EnvSchema,
+  providers: Type.Array(Type.String()),
+  redirect_url: Type.Union([Type.String(), Type.Null()]),
+  label: Type.Union([Type.String(), Type.Null()]),
+});
+
+const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }) });
+const ProviderParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }), provider: Type.String({ minLength: 1, maxLength: 50 }) });
+// U+FFFD is what a form's broken percent-encoding decodes to: refused rather than stored as a key.
+const ApiKeyForm = Type.Object({ api_key: Type.String({ minLength: 1, maxLength: 4096, pattern: "^[^\\u0000-\\u001F\\u007F\\uFFFD]+$" }) }, { additionalProperties: false });
+/** An HTML page, documented as such (the envelope stays JSON for API clients). */
+const Html = { description: "An HTML page", content: { "text/html": { schema: Type.String() } } };
+const PAGE_ERRORS = errorResponses(400, 403, 404, 410, 422);
+
+function creatorOf(credential: Credential, env: "test" | "live" | undefined): SessionCreator {
+  if (credential.kind === "control_key") {
+    if (env !== undefined && env !== credential.env) throw new BrokerError("environment_mismatch", `a bk_${credential.env}_ key creates connect sessions for env "${credential.env}" only`);
+    return { tenantId: credential.tenantId, env: credential.env, actor: actorOf(credential), owner: { issuer: "control_key", subject: credential.keyId } };
+  }
+  if (credential.kind !== "operator") throw new BrokerError("unauthorized", "a control key or an operator session is required");
+  return { tenantId: credential.tenantId, env: env ?? "test", actor: actorOf(credential), owner: { issuer: credential.issuer, subject: credential.subject } };
+}
+
+/** Appends the new handle to the application's redirect URL. */
+export function redirectWith(redirectUrl: string, params: Record<string, string>): string {
+  const target = new URL(redirectUrl);
+  for (const [name, value] of Object.entries(params)) target.searchParams.set(name, value);
+  return target.toString();
+}
+
+export function registerConnectRoutes(app: App, deps: { connectSessions: ConnectSessionService; publicUrl: string }) {
+  const tags = ["connect sessions"];
+
+  app.post(
+    "/v1/connect-sessions",
+    {
+      config: { credentials: ["control_key", "operator"], role: "admin", validationError: { status: 422, code: "invalid_request" } },
+      schema: {
+        tags,
+        summary: "Let one of your end users connect their own accounts through a hosted page",
+        description:
+          `Returns \`connect_url\`, valid ${CONNECT_SESSION_TTL_MS / 60_000} minutes. Connections made there belong to \`end_user_id\`: ` +
+          "only broker tokens acting for that end user can use them. The env is the control key's (operators name it; default test). " +
+          "The session may connect each provider several times. 422 invalid_request names the field; 422 provider_not_configured for a provider that cannot be connected; " +
+          "403 environment_mismatch when a control key names another env.",
+        body: CreateBody,
+        response: { 201: ConnectSession, ...errorResponses(400, 401, 403, 413, 415, 422, 503) },
+      },
+    },
+    async (request, reply) => {
+      const { env, ...input } = request.body;
+      reply.code(201);
+      return deps.connectSessions.create(creatorOf(request.credential, env), input);
+    },
+  );
+
+  app.get(
+    "/connect/:token",
+    {
+      config: { htmlErrors: true },
+      schema: {
+        tags,
+        summary: "The hosted connect page (HTML)",
+        description: "Lists the session's providers: a link per OAuth provider, a form per API-key provider. 404 for an unknown link, 410 connect_session_expired.",
+        params: TokenParams,
+        response: { 200: Html, ...PAGE_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const { row, options } = await deps.connectSessions.open(request.params.token);
+      const redirectOrigin = row.redirect_url ? new URL(row.redirect_url).origin : undefined;
+      return sendPage(reply, 200, choosePage(`${deps.publicUrl}/connect/${request.params.token}`, options, row.expires_at), redirectOrigin);
+    },
+  );
+
+  app.get(
+    "/connect/:token/:provider",
+    {
+      config: { htmlErrors: true },
+      schema: {
+        tags,
+        summary: "Start connecting one provider through OAuth (302 to the provider)",
+        description: "403 forbidden for a provider the session does not offer.",
+        params: ProviderParams,
+        response: { 302: Type.Null(), ...PAGE_ERRORS, ...errorResponses(503) },
+      },
+    },
+    async (request, reply) => {
+      const { authorizeUrl, state } = await deps.connectSessions.beginOAuth(request.params.token, request.params.provider);
+      bindToBrowser(reply, state, deps.publicUrl.startsWith("https:"));
+      return reply.header("cache-control", "no-store").header("referrer-policy", "no-referrer").redirect(authorizeUrl, 302);
+    },
+  );
+
+  app.register(async (forms) => {
+    // The API-key form is the one place a browser posts a form: parsed here only, everything else stays JSON.
+    forms.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 16 * 1024 }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+    forms.post(
+      "/connect/:token/:provider/api-key",
+      {
+        config: { htmlErrors: true },
+        schema: {
+          tags,
+          summary: "Store an end user's API key from the hosted page",
+          description: "Form field `api_key`. Becomes a write-only secret item of the session's end user; then 303 to the redirect URL with `secret_item_id`, or a page.",
+          params: ProviderParams,
+          consumes: ["application/x-www-form-urlencoded"],
+          body: ApiKeyForm,
+          response: { 200: Html, 303: Type.Null(), ...PAGE_ERRORS, ...errorResponses(409, 413, 415, 503) },
+        },
+      },
+      async (request, reply: FastifyReply) => {
+        const { token, provider } = request.params as { token: string; provider: string };
+        const { api_key } = request.body as { api_key: string };
+        const { item, redirectUrl, displayName } = await deps.connectSessions.saveApiKey(token, provider, api_key);
+        if (redirectUrl) return reply.header("cache-control", "no-store").redirect(redirectWith(redirectUrl, { secret_item_id: item.secret_item_id, provider }), 303);
+        return sendPage(reply, 200, connectedPage(`Your ${displayName} API key`, `${deps.publicUrl}/connect/${token}`));
+      },
+    );
+  });
+}

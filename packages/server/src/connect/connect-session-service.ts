@@ -1,0 +1,211 @@
+/**
+ * Connect sessions: a customer backend (or an operator) lets one of its end users connect their
+ * own accounts through a hosted page, without an operator session. The session's token is the
+ * only capability the page needs; it is stored hashed and lives 30 minutes. A session may connect
+ * each allowed provider any number of times (several accounts).
+ */
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import type { AgentAppService } from "../agent-apps/agent-app-service.js";
+import type { AuditActor } from "../audit/audit-log.js";
+import type { OAuthAppService } from "../oauth-apps/oauth-app-service.js";
+import type { Clock } from "../clock.js";
+import type { Owner } from "../connections/connection-queries.js";
+import type { ConnectionService } from "../connections/connection-service.js";
+import { BrokerError, notFound } from "../errors.js";
+import type { TestOrLive } from "../ids.js";
+import type { ControlKeyService } from "../keys/control-key-service.js";
+import type { ProviderCatalogue, ResolvedProvider } from "../providers/catalogue.js";
+import type { SecretItemService } from "../secrets/secret-item-service.js";
+import { isLoopbackHostname } from "../shared/loopback.js";
+import type { ConnectSessionQueries, ConnectSessionRow } from "./connect-session-queries.js";
+
+export const CONNECT_SESSION_TTL_MS = 30 * 60_000;
+const TOKEN_PREFIX = "cs_";
+
+export type ConnectSessionInput = { end_user_id: string; providers?: string[] | undefined; redirect_url?: string | undefined; label?: string | undefined };
+
+/** Who creates the session: its env and the identity recorded as the connections' creator. */
+export type SessionCreator = { tenantId: string; env: TestOrLive; actor: AuditActor; owner: Owner };
+
+/** How a provider can be connected on the page. */
+export type ConnectOption = { id: string; displayName: string; oauth: boolean; apiKey: boolean };
+
+export type OpenSession = { row: ConnectSessionRow; options: ConnectOption[] };
+
+type ConnectSessionDeps = {
+  queries: ConnectSessionQueries;
+  providers: ProviderCatalogue;
+  connections: Pick<ConnectionService, "startForEndUser">;
+  secretItems: Pick<SecretItemService, "createForEndUser">;
+  controlKeys: Pick<ControlKeyService, "isActive">;
+  agentApps: Pick<AgentAppService, "get">;
+  oauthApps: Pick<OAuthAppService, "hasOwnApp">;
+  clock: Clock;
+  publicUrl: string;
+};
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+const fieldError = (field: string, message: string) =>
+  new BrokerError("invalid_request", `${field.slice(1)} ${message}`, { fields: [{ location: "body", field, message }] }, { status: 422 });
+
+/** https anywhere; plain http only to this machine (a desktop or CLI app listening on loopback). */
+export function isAllowedRedirect(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.username || url.password) return false;
+  if (url.protocol === "https:") return true;
+  return url.protocol === "http:" && isLoopbackHostname(url.hostname);
+}
+
+const creatorTypeOf = (actor: AuditActor): ConnectSessionRow["created_by_type"] => {
+  if (actor.type === "operator" || actor.type === "control_key" || actor.type === "agent_app") return actor.type;
+  throw new Error(`a connect session cannot be created by ${actor.type}`);
+};
+
+export function createConnectSessionService(deps: ConnectSessionDeps) {
+  const { queries, clock } = deps;
+
+  /** How a tenant connects a provider in an env: OAuth needs a client, the broker-wide one or the tenant's own. */
+  async function optionOf(provider: ResolvedProvider, tenantId: string, env: TestOrLive): Promise<ConnectOption> {
+    const hasClient = provider.client !== undefined || (provider.oauth !== undefined && (await deps.oauthApps.hasOwnApp(tenantId, env, provider.id)));
+    return { id: provider.id, displayName: provider.displayName, oauth: provider.oauth !== undefined && hasClient, apiKey: provider.authModes.includes("api_key") };
+  }
+  const connectable = (option: ConnectOption) => option.oauth || option.apiKey;
+
+  async function allowedProviders(creator: SessionCreator, requested: string[] | undefined): Promise<string[]> {
+    const options = await Promise.all(deps.providers.list().map((provider) => optionOf(provider, creator.tenantId, creator.env)));
+    if (!requested) return options.filter(connectable).map((option) => option.id);
+    const known = options.map((option) => option.id);
+    requested.forEach((id, index) => {
+      if (!known.includes(id)) throw fieldError(`/providers/${index}`, `is not a provider; known providers: ${known.join(", ")}`);
+      if (!connectable(options.find((option) => option.id === id)!)) {
+        throw new BrokerError("provider_not_configured", `provider "${id}" cannot be connected: its OAuth client is not configured`, { provider: id });
+      }
+    });
+    return [...new Set(requested)];
+  }
+
+  /**
+   * A session dies with the control key or agent app that made it: revoking a leaked key, or
+   * disabling an agent app (whose MCP calls ask end users to connect), stops its links too.
+   */
+  async function creatorIsActive(row: ConnectSessionRow): Promise<boolean> {
+    if (row.created_by_type === "control_key") return deps.controlKeys.isActive(row.tenant_id, row.created_by_id);
+    if (row.created_by_type === "agent_app") {
+      const agentApp = await deps.agentApps.get(row.tenant_id, row.created_by_id).catch(() => undefined);
+      return agentApp?.status === "active";
+    }
+    return true;
+  }
+
+  /** The session behind a token, if it is still usable. Unknown tokens are 404; expired ones 410. */
+  async function open(token: string): Promise<OpenSession> {
+    const row = token.startsWith(TOKEN_PREFIX) ? await queries.findByTokenHash(hashToken(token)) : undefined;
+    if (!row || !(await creatorIsActive(row))) throw notFound("connect session");
+    if (row.expires_at <= clock.now().toISOString()) {
+      throw new BrokerError("connect_session_expired", "this connect link has expired; ask the application for a new one");
+    }
+    const allowed = JSON.parse(row.providers) as string[];
+    return { row, options: await Promise.all(allowed.map((id) => optionOf(deps.providers.get(id), row.tenant_id, row.env))) };
+  }
+
+  function optionIn(session: OpenSession, providerId: string): ConnectOption {
+    const option = session.options.find((candidate) => candidate.id === providerId);
+    if (!option) throw new BrokerError("forbidden", `this connect link does not allow connecting "${providerId}"`);
+    return option;
+  }
+
+  /**
+   * An end user's connection belongs to no operator: its owner is the session (so no member sees
+   * it as their own; admins see every connection). Who created the session is on the session row.
+   */
+  const initiatorOf = (row: ConnectSessionRow) => ({
+    tenantId: row.tenant_id,
+    owner: { issuer: "connect_session", subject: row.id },
+    endUserId: row.end_user_id,
+    label: row.label,
+    connectSessionId: row.id,
+  });
+
+  return {
+    open,
+
+    /** Part of deleting an end user: their links stop working at once. */
+    deleteAllOfEndUser: (tenantId: string, endUserId: string) => queries.deleteOfEndUser(tenantId, endUserId),
+
+    async create(creator: SessionCreator, input: ConnectSessionInput) {
+      if (input.redirect_url !== undefined && !isAllowedRedirect(input.redirect_url)) {
+        throw fieldError("/redirect_url", "must be an https URL, or an http URL on loopback (127.0.0.1, [::1], localhost)");
+      }
+      const providers = await allowedProviders(creator, input.providers);
+      const token = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
+      const now = clock.now();
+      const row: ConnectSessionRow = {
+        id: randomUUID(),
+        tenant_id: creator.tenantId,
+        env: creator.env,
+        end_user_id: input.end_user_id,
+        providers: JSON.stringify(providers),
+        redirect_url: input.redirect_url ?? null,
+        label: input.label ?? null,
+        token_hash: hashToken(token),
+        created_by_type: creatorTypeOf(creator.actor),
+        created_by_id: creator.actor.type === "operator" ? `${creator.owner.issuer}|${creator.owner.subject}` : creator.actor.id,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + CONNECT_SESSION_TTL_MS).toISOString(),
+      };
+      await queries.deleteExpiredBefore(new Date(now.getTime() - 24 * 3_600_000).toISOString());
+      await queries.insert(row);
+      return {
+        id: row.id,
+        connect_url: `${deps.publicUrl}/connect/${token}`,
+        expires_at: row.expires_at,
+        end_user_id: row.end_user_id,
+        env: row.env,
+        providers,
+        redirect_url: row.redirect_url,
+        label: row.label,
+      };
+    },
+
+    /**
+     * A connect link an agent app hands its end user (over MCP). It replaces the link that agent
+     * app last made for that end user, so asking again and again never piles up live links.
+     */
+    async createForAgentApp(caller: { tenantId: string; env: TestOrLive; agentAppId: string }, endUserId: string, providers: string[]) {
+      await queries.deleteOfAgentAppForEndUser(caller.tenantId, caller.agentAppId, endUserId);
+      const actor = { type: "agent_app" as const, id: caller.agentAppId };
+      return this.create({ tenantId: caller.tenantId, env: caller.env, actor, owner: { issuer: "agent_app", subject: caller.agentAppId } }, { end_user_id: endUserId, providers });
+    },
+
+    /** The provider's authorize URL for this session's end user (PKCE, state bound to the session), and the state. */
+    async beginOAuth(token: string, providerId: string): Promise<{ authorizeUrl: string; state: string }> {
+      const session = await open(token);
+      const option = optionIn(session, providerId);
+      if (!option.oauth) throw new BrokerError("unprocessable", `${option.displayName} is connected with an API key on this page, not through OAuth`);
+      const { row } = session;
+      const started = await deps.connections.startForEndUser(initiatorOf(row), { provider: providerId, env: row.env, ...(row.redirect_url ? { redirect_after: row.redirect_url } : {}) });
+      return { authorizeUrl: started.authorize_url, state: started.state };
+    },
+
+    /** Stores an API key as a secret item of the session's end user. */
+    async saveApiKey(token: string, providerId: string, value: string) {
+      const session = await open(token);
+      const option = optionIn(session, providerId);
+      if (!option.apiKey) throw new BrokerError("unprocessable", `${option.displayName} is connected through OAuth, not with an API key`);
+      const { row } = session;
+      const item = await deps.secretItems.createForEndUser(
+        row.tenant_id,
+        { provider: providerId, env: row.env, value, endUserId: row.end_user_id, label: row.label },
+        { type: "end_user", id: row.end_user_id },
+      );
+      return { item, redirectUrl: row.redirect_url, displayName: option.displayName };
+    },
+  };
+}
+
+export type ConnectSessionService = ReturnType<typeof createConnectSessionService>;

@@ -1,0 +1,109 @@
+/**
+ * `tools/call` as one more caller of the execute pipeline: the same policy, approvals, credential
+ * resolution, scrubbing, audit and metering as POST /v1/tools/execute. What MCP adds is how a
+ * step a person must take reaches them: an approval or a missing connection becomes a URL
+ * elicitation the client retries after (2026-07-28), or an error result carrying the link (2025
+ * clients), after which the identical call runs.
+ */
+import { ProtocolError, ProtocolErrorCode, type CallToolResult, type InputRequiredResult } from "@modelcontextprotocol/server";
+import type { Clock } from "../clock.js";
+import type { ConnectSessionService } from "../connect/connect-session-service.js";
+import { BrokerError } from "../errors.js";
+import type { RateLimiter } from "../http/rate-limit.js";
+import { isDatabaseUnavailable } from "../store/database-errors.js";
+import { rateLimitBucket, type AgentCaller } from "../tools/caller.js";
+import type { ExecuteService } from "../tools/execute-service.js";
+import type { ToolCatalogue } from "../tools/tool-catalogue.js";
+import { elicit, failed, stepAsResult, succeeded } from "./mcp-results.js";
+import type { PendingStep, RequestStates } from "./request-state.js";
+
+export type McpToolCall = {
+  caller: AgentCaller;
+  name: string;
+  arguments: Record<string, unknown> | undefined;
+  /** The sealed state of an earlier round, echoed back by a 2026-07-28 client. */
+  requestState: string | undefined;
+  /** The client's answers to the elicitations of that round, by key. */
+  inputResponses: Record<string, unknown> | undefined;
+  /** Whether the client can be asked to open a URL (2026-07-28 with URL elicitation). */
+  canElicitUrl: boolean;
+};
+
+type McpCallDeps = {
+  executeService: Pick<ExecuteService, "execute">;
+  toolCatalogue: Pick<ToolCatalogue, "has">;
+  connectSessions: Pick<ConnectSessionService, "createForAgentApp">;
+  requestStates: RequestStates;
+  limiter: RateLimiter;
+  clock: Clock;
+  publicUrl: string;
+};
+
+const invalidParams = (message: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, message);
+
+/** A refusal the agent hears as a result; the database going away is one too (REST answers it 503). Anything else is a fault. */
+function asToolFailure(error: unknown): BrokerError {
+  if (error instanceof BrokerError) return error;
+  if (isDatabaseUnavailable(error)) return new BrokerError("service_unavailable", "the database is unavailable; retry shortly");
+  throw error;
+}
+
+/** Whether the person accepted the elicitation of the last round (opened the link) rather than declining or dismissing it. */
+const accepted = (responses: Record<string, unknown> | undefined, step: PendingStep) =>
+  (responses?.[step.kind] as { action?: unknown } | undefined)?.action === "accept";
+
+export function createMcpCalls(deps: McpCallDeps) {
+  // The console's page for one approval; `tenant` picks the right tenant for operators of several.
+  const approvalUrl = (tenantId: string, approvalId: string) => `${deps.publicUrl}/console/approvals/${approvalId}?tenant=${tenantId}`;
+
+  /** The step a person can take so that this refusal turns into a result, if there is one. */
+  async function stepFor(call: McpToolCall, error: BrokerError, previous: PendingStep | undefined): Promise<PendingStep | undefined> {
+    const details = (error.details ?? {}) as Record<string, unknown>;
+    if (error.code === "approval_required" || error.code === "approval_pending") {
+      const approvalId = String(details.approval_id);
+      return { kind: "approval", approvalId, approvalUrl: approvalUrl(call.caller.tenantId, approvalId), expiresAt: String(details.expires_at) };
+    }
+    // Connect links are for a customer's end user; an agent without one has an operator to ask.
+    const { caller } = call;
+    const { endUserId } = caller;
+    if (error.code !== "credential_required" || endUserId === null || typeof details.provider !== "string") return undefined;
+    const provider = details.provider;
+    if (previous?.kind === "connect" && previous.provider === provider && previous.expiresAt > deps.clock.now().toISOString()) return previous;
+    try {
+      const session = await deps.connectSessions.createForAgentApp(caller, endUserId, [provider]);
+      return { kind: "connect", provider, connectUrl: session.connect_url, expiresAt: session.expires_at };
+    } catch (error) {
+      // A provider an end user cannot connect here (no OAuth client configured): the refusal stands, without a link.
+      if (error instanceof BrokerError) return undefined;
+      throw error;
+    }
+  }
+
+  return {
+    async call(call: McpToolCall): Promise<CallToolResult | InputRequiredResult> {
+      const { caller, name } = call;
+      // An unknown tool is a protocol error (the client asked for something that is not listed); every other refusal is a result.
+      if (!deps.toolCatalogue.has(name)) throw invalidParams(`unknown tool "${name}"`);
+      const args = call.arguments ?? {};
+      const identity = { caller, toolName: name, arguments: args };
+      const previous = call.requestState === undefined ? undefined : deps.requestStates.open(identity, call.requestState);
+      if (call.requestState !== undefined && !previous) throw invalidParams("Invalid or expired requestState");
+      try {
+        await deps.limiter.consume(rateLimitBucket(caller, caller.agentAppId));
+        const approvalId = previous?.kind === "approval" ? previous.approvalId : undefined;
+        const outcome = await deps.executeService.execute(caller, { tool_name: name, arguments: args, approval_id: approvalId }, { channel: "mcp" });
+        return succeeded(outcome.invocation_id, outcome.result);
+      } catch (thrown) {
+        const error = asToolFailure(thrown);
+        const step = await stepFor(call, error, previous);
+        if (!step) return failed(error);
+        // A person who declined or dismissed the link is not asked again in a loop: the agent hears why and decides.
+        const declined = previous !== undefined && !accepted(call.inputResponses, previous);
+        if (call.canElicitUrl && !declined) return elicit(step, deps.requestStates.seal(identity, step));
+        return stepAsResult(error, step);
+      }
+    },
+  };
+}
+
+export type McpCalls = ReturnType<typeof createMcpCalls>;

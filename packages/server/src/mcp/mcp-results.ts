@@ -1,0 +1,53 @@
+/**
+ * How the outcomes of a tool call read to an MCP client: a result as structured content plus
+ * text, a broker refusal as an `isError` result naming the error code, and a step a person must
+ * take (approve, connect) as a URL elicitation or, for clients without one, a result carrying the
+ * link.
+ */
+import { inputRequired, type CallToolResult, type InputRequiredResult } from "@modelcontextprotocol/server";
+import type { BrokerError } from "../errors.js";
+import type { PendingStep } from "./request-state.js";
+
+/** `_meta` key naming the invocation a result belongs to, for reading it back over REST. */
+export const INVOCATION_META = "dev.toolbroker/invocation_id";
+
+/** MCP's structuredContent is an object: a list or a scalar result is wrapped as `{ result }`. */
+const asObject = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : { result: value };
+
+export function succeeded(invocationId: string, result: unknown): CallToolResult {
+  return {
+    content: [{ type: "text", text: JSON.stringify(result) }],
+    structuredContent: asObject(result),
+    _meta: { [INVOCATION_META]: invocationId },
+  };
+}
+
+/** A refusal the agent can act on: the code and message in the text, the envelope's fields in structured content. */
+export function failed(error: BrokerError, extraDetails: Record<string, unknown> = {}, hint = ""): CallToolResult {
+  const details = { ...(error.details ?? {}), ...extraDetails };
+  return {
+    isError: true,
+    content: [{ type: "text", text: `${error.code}: ${error.message}${hint ? `. ${hint}` : ""}` }],
+    structuredContent: { error: { code: error.code, message: error.message, details } },
+  };
+}
+
+const STEP_MESSAGES = {
+  approval: "A person must approve this call before it runs. Open the link to review it; the call runs once it is approved.",
+  connect: "Connect your account to continue. Open the link to connect it; the call runs once it is connected.",
+};
+
+/** A 2026-07-28 client: ask it to open the link, then retry with the sealed state. */
+export function elicit(step: PendingStep, requestState: string): InputRequiredResult {
+  const url = step.kind === "approval" ? step.approvalUrl : step.connectUrl;
+  return inputRequired({ inputRequests: { [step.kind]: inputRequired.elicitUrl({ message: STEP_MESSAGES[step.kind], url }) }, requestState });
+}
+
+/** The link as part of an error result, for 2025 clients and clients that cannot open URLs for their user. */
+export function stepAsResult(error: BrokerError, step: PendingStep): CallToolResult {
+  if (step.kind === "approval") {
+    return failed(error, { approval_url: step.approvalUrl, expires_at: step.expiresAt }, `Ask an approver to open ${step.approvalUrl}; once approved, call the tool again with the same arguments`);
+  }
+  return failed(error, { connect_url: step.connectUrl, expires_at: step.expiresAt }, `Open ${step.connectUrl} to connect an account, then call the tool again`);
+}

@@ -1,0 +1,95 @@
+/** Public shapes of the fake vendor servers (GitHub, Slack, Linear) used by tests. */
+
+export type FakeUpstreamOptions = {
+  /** `expires_in` of every access token issued (default 3600). */
+  accessTokenTtlSeconds?: number;
+  /** Milliseconds since the epoch; inject to test code and token expiry without waiting. */
+  now?: () => number;
+};
+
+/** A canned answer that replaces the next API (or token endpoint) responses. */
+export type FakeFailure = { status: number; body?: unknown; headers?: Record<string, string> };
+
+export type RecordedApiCall = {
+  method: string;
+  /** Path without the query string, e.g. `/user/repos` or `/api/chat.postMessage`. */
+  path: string;
+  /** Query parameters as received. */
+  query: Record<string, string>;
+  authorization: string | undefined;
+  /** Parsed JSON or form body (form bodies become a plain object); undefined when empty. */
+  body: unknown;
+  /** Selected request headers: accept, content-type, user-agent, x-github-api-version. */
+  headers: Record<string, string | undefined>;
+};
+
+export type FakeProviderStats = {
+  /** Every request to the token endpoint, whatever its outcome. */
+  tokenRequests: number;
+  /** Successful authorization_code exchanges. */
+  authorizationCodeGrants: number;
+  /** Successful refresh_token grants. */
+  refreshGrants: number;
+  /** Successful revocations. */
+  revocations: number;
+  /** Query parameters of every authorize request. */
+  authorizeRequests: Record<string, string>[];
+  /** Every request to an API route (token and revoke endpoints excluded). */
+  apiCalls: RecordedApiCall[];
+  /** The client that made each successful grant at the token endpoint. */
+  tokenGrants: { grantType: "authorization_code" | "refresh_token"; clientId: string }[];
+};
+
+export type FakeProvider<User> = {
+  /** Base URL of this fake, e.g. http://127.0.0.1:PORT */
+  url: string;
+  clientId: string;
+  clientSecret: string;
+  /** BROKER_PROVIDER_<NAME>_* settings pointing the broker at this fake. */
+  env: Record<string, string>;
+  stats: FakeProviderStats;
+  /** Registers another OAuth app (as a customer would at the vendor) and returns its credentials. */
+  registerClient(): { clientId: string; clientSecret: string };
+  /** A new secret for a registered app; the old one stops working. */
+  rotateClientSecret(clientId: string): string;
+  /** Every access and refresh token (and API key) ever issued. */
+  issuedSecrets(): string[];
+  /** The user the authorize step approves as; merged over the current one. */
+  setUser(user: Partial<User>): void;
+  /** The user the next authorization will approve as. */
+  currentUser(): User;
+  /** The next authorize request redirects back with error=access_denied. */
+  denyNextAuthorization(): void;
+  /** Every access token issued so far stops working (expired, as the vendor reports it). */
+  expireAllAccessTokens(): void;
+  /** Every refresh token issued so far stops working (the vendor's invalid_grant). */
+  revokeAllRefreshTokens(): void;
+  /** The next `times` API calls answer `response` instead. */
+  failNext(times: number, response: FakeFailure): void;
+  /** The next `times` token endpoint requests answer `response` instead. */
+  failNextTokenRequest(times: number, response: FakeFailure): void;
+  setApiDelay(ms: number): void;
+  setTokenEndpointDelay(ms: number): void;
+  /** API responses carry the received Authorization value in body fields and a header. */
+  echoCredentials(on: boolean): void;
+};
+
+export type GitHubUser = { login: string; id: number; name: string | null; email: string | null };
+export type SlackUser = { id: string; name: string; teamId: string; teamName: string; teamDomain: string };
+export type LinearUser = { id: string; name: string; email: string; organizationName: string; urlKey: string };
+
+export type GitHubFake = FakeProvider<GitHubUser>;
+export type SlackFake = FakeProvider<SlackUser>;
+export type LinearFake = FakeProvider<LinearUser> & {
+  /** Personal API keys accepted as `Authorization: <key>` (no "Bearer"). */
+  apiKeys: ReadonlySet<string>;
+  /** Registers a personal API key acting as the current user; returns it. */
+  addApiKey(key?: string): string;
+};
+
+export type FakeUpstreams = {
+  github: GitHubFake;
+  slack: SlackFake;
+  linear: LinearFake;
+  close(): Promise<void>;
+};

@@ -1,0 +1,28 @@
+/**
+ * Sends an admitted call to its provider and records how it ended — for execute and for continue
+ * alike. A write under an idempotency key is announced (written ahead) right before its request
+ * leaves, so that a crash can never lead to sending it twice.
+ */
+import type { CredentialHandle } from "./credential-resolution.js";
+import { transitions, type CallDescription, type CallOutcome } from "./invocation-lifecycle.js";
+import type { InvocationRecorder } from "./invocation-recorder.js";
+import type { CatalogueTool } from "./tool-catalogue.js";
+import type { UpstreamCall } from "./upstream-call.js";
+
+type PerformDeps = { upstreamCall: UpstreamCall; recorder: Pick<InvocationRecorder, "record"> };
+
+export function createPerform({ upstreamCall, recorder }: PerformDeps) {
+  return async function perform(call: CallDescription, entry: CatalogueTool, handle: CredentialHandle, args: Record<string, unknown>): Promise<CallOutcome> {
+    let announced = false;
+    const announce = async () => {
+      await recorder.record(transitions.sending(call));
+      announced = true;
+    };
+    const writesUnderKey = call.idempotency !== undefined && entry.tool.sideEffect === "write";
+    const outcome = await upstreamCall.call(entry, handle, args, { beforeSend: writesUnderKey ? announce : undefined });
+    await recorder.record(transitions.finished({ ...call, existing: call.existing || announced }, outcome));
+    return outcome;
+  };
+}
+
+export type Perform = ReturnType<typeof createPerform>;

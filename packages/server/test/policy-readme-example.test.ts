@@ -1,0 +1,33 @@
+/** The policy example of the README's "Policy" section, stored and simulated: the README says what it decides. */
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createTenant, startBroker, type TestBroker, type TestTenant } from "./support/broker.js";
+import { asOperator, call } from "./support/http.js";
+
+const README = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+const EXAMPLE = JSON.parse(/## Policy:[\s\S]*?```json\n([\s\S]*?)```/.exec(README)![1]!);
+
+let broker: TestBroker;
+let tenant: TestTenant;
+
+beforeAll(async () => {
+  broker = await startBroker("sqlite");
+  tenant = await createTenant(broker);
+});
+afterAll(async () => broker?.close());
+
+it("stores the README's example and decides as the README says", async () => {
+  const stored = await call(broker, "PUT", "/v1/policy", { ...asOperator(tenant), body: EXAMPLE });
+  expect(stored.status, stored.text).toBe(200);
+  const decide = async (tool_name: string, args: Record<string, unknown>, end_user_id?: string) => {
+    const body = { agent_app_id: tenant.agentAppId, env: "live", tool_name, arguments: args, ...(end_user_id ? { end_user_id } : {}) };
+    const result = await call(broker, "POST", "/v1/policy/simulate", { ...asOperator(tenant), body });
+    expect(result.status, result.text).toBe(200);
+    return result.body.decision as string;
+  };
+  expect(await decide("scm.delete_repository", { owner: "acme", repo: "prod-api" })).toBe("deny");
+  expect(await decide("scm.delete_repository", { owner: "acme", repo: "sandbox" })).toBe("require_approval");
+  expect(await decide("chat.post_message", { channel: "C1", text: "hi" }, "user-42")).toBe("require_approval");
+  expect(await decide("chat.post_message", { channel: "C1", text: "hi" })).toBe("allow");
+  expect(await decide("scm.list_repositories", {})).toBe("allow");
+});

@@ -53,6 +53,12 @@ import { createConnectionService } from "./connections/connection-service.js";
 import { createCredentialRefresher } from "./connections/credential-refresher.js";
 import { createOAuthClient } from "./connections/oauth-client.js";
 import { createProviderCatalogue } from "./providers/catalogue.js";
+import { createCatalogueQueries } from "./catalogue/catalogue-queries.js";
+import { registerCatalogueRoutes } from "./catalogue/catalogue-routes.js";
+import { createCatalogueService } from "./catalogue/catalogue-service.js";
+import { createDeclarationChecks } from "./catalogue/declaration-checks.js";
+import { createTenantCatalogue } from "./catalogue/tenant-catalogue.js";
+import { createToolCatalogue, createToolCompiler } from "./tools/tool-catalogue.js";
 import { createUpstreamClient } from "./providers/upstream-client.js";
 import { createSecretItemQueries } from "./secrets/secret-item-queries.js";
 import { createSecretItemService } from "./secrets/secret-item-service.js";
@@ -83,7 +89,7 @@ import { registerTokenRoutes } from "./tokens/token-routes.js";
 import type { MasterKeyring } from "./vault/master-keys.js";
 import { createVault } from "./vault/vault.js";
 import { createVaultQueries } from "./vault/vault-queries.js";
-import type { HostResolver } from "./webhooks/url-safety.js";
+import { createUrlSafety, systemResolver, type HostResolver } from "./shared/url-safety.js";
 import { registerWebhookRoutes } from "./webhooks/webhook-routes.js";
 import { createWebhooks } from "./webhooks/webhooks.js";
 
@@ -122,21 +128,39 @@ export async function createServices(deps: BrokerDeps) {
     development: developmentIssuer,
     clockNow: () => clock.now(),
   });
-  const providers = createProviderCatalogue(config);
-  const upstream = createUpstreamClient({ timeoutMs: config.upstreamTimeoutMs });
   const production = config.environment === "production";
+  const providers = createProviderCatalogue(config);
+  // Tenant-defined provider URLs are held to the same rules as webhook URLs.
+  const outboundUrlSafety = createUrlSafety({
+    requireHttps: production,
+    allowPrivate: config.webhookAllowPrivate,
+    resolver: deps.webhookResolver ?? systemResolver,
+    subject: { noun: "provider URL", code: "invalid_declaration" },
+  });
+  const upstream = createUpstreamClient({ timeoutMs: config.upstreamTimeoutMs, urlSafety: outboundUrlSafety });
+  const toolCompiler = createToolCompiler({ linearPatterns: true });
+  const catalogueQueries = createCatalogueQueries(store);
+  const catalogue = createTenantCatalogue({ builtIn: { providers, tools: createToolCatalogue(providers) }, queries: catalogueQueries, compiler: toolCompiler, clock });
+  const catalogueService = createCatalogueService({
+    store,
+    queries: catalogueQueries,
+    checks: createDeclarationChecks({ urlSafety: outboundUrlSafety, compiler: toolCompiler }),
+    catalogue,
+    audit,
+    clock,
+  });
   const oauthClient = createOAuthClient({ upstream, allowInsecureRequests: !production, now: () => clock.now() });
   const connectionQueries = createConnectionQueries(store);
   const connectionCache = createConnectionCache({ queries: connectionQueries, clock });
-  const oauthApps = createOAuthAppService({ store, queries: createOAuthAppQueries(store), vault, providers, audit, clock });
-  const connectionDeps = { store, queries: connectionQueries, cache: connectionCache, vault, oauthClient, providers, oauthApps, audit, events, clock };
+  const oauthApps = createOAuthAppService({ store, queries: createOAuthAppQueries(store), vault, catalogue, audit, clock });
+  const connectionDeps = { store, queries: connectionQueries, cache: connectionCache, vault, oauthClient, catalogue, oauthApps, audit, events, clock };
   const connections = createConnectionService({ ...connectionDeps, upstream, publicUrl: config.publicUrl, production });
   const credentialRefresher = createCredentialRefresher(connectionDeps);
-  const secretItems = createSecretItemService({ store, queries: createSecretItemQueries(store), vault, providers, audit, clock });
+  const secretItems = createSecretItemService({ store, queries: createSecretItemQueries(store), vault, catalogue, audit, clock });
   const connectSessionQueries = createConnectSessionQueries(store);
-  const connectSessions = createConnectSessionService({ queries: connectSessionQueries, providers, connections, secretItems, controlKeys, agentApps, oauthApps, clock, publicUrl: config.publicUrl });
+  const connectSessions = createConnectSessionService({ queries: connectSessionQueries, catalogue, connections, secretItems, controlKeys, agentApps, oauthApps, clock, publicUrl: config.publicUrl });
   const endUsers = createEndUserService({ queries: createEndUserQueries(store), connections, secretItems, connectSessions, audit });
-  const tools = createToolServices({ store, vault, audit, events, clock, providers, upstream, connectionCache, credentialRefresher, secretItems, agentApps, approvalTtlSeconds: config.approvalTtlSeconds, idempotencyQueries: createIdempotencyQueries(store) });
+  const tools = createToolServices({ store, vault, audit, events, clock, catalogue, upstream, connectionCache, credentialRefresher, secretItems, agentApps, approvalTtlSeconds: config.approvalTtlSeconds, idempotencyQueries: createIdempotencyQueries(store) });
   const { metering, meteringLedger } = createMetering({ queries: createMeteringQueries(store), clock, mode: config.meteringMode, ledgerQueries: createTestLedgerQueries(store) });
   const usage = createUsageService({ queries: createUsageQueries(store), clock });
   const billing = createBillingService({ store, clock, queries: createBillingQueries(store), metering, audit, events });
@@ -146,7 +170,7 @@ export async function createServices(deps: BrokerDeps) {
     token: createRateLimiter({ name: "token", perMinute: config.rateLimits.tokenPerMinute, redis }),
     execute: createRateLimiter({ name: "execute", perMinute: config.rateLimits.executePerMinute, redis }),
   };
-  return { ...tools, config, store, clock, vault, audit, events, webhooks, metering, meteringLedger, usage, billing, providers, upstream, connectionQueries, connectionCache, connections, connectSessions, endUsers, oauthApps, credentialRefresher, secretItems, tenants, agentApps, controlKeys, signingKeys, brokerJwts, operators, developmentIssuer, limiters, redis };
+  return { ...tools, config, store, clock, vault, audit, events, webhooks, metering, meteringLedger, usage, billing, providers, catalogue, catalogueService, upstream, connectionQueries, connectionCache, connections, connectSessions, endUsers, oauthApps, credentialRefresher, secretItems, tenants, agentApps, controlKeys, signingKeys, brokerJwts, operators, developmentIssuer, limiters, redis };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
@@ -222,7 +246,14 @@ export async function buildApp(services: Services, options: { logStream?: Destin
   await registerConsoleAssets(app, { directory: options.consoleDirectory ?? CONSOLE_DIST, identityProviderOrigin: identityProviderOrigin(config) });
   registerToolRoutes(app, { ...services, limiter: services.limiters.execute });
   registerPolicyRoutes(app, services);
-  registerApprovalRoutes(app, { ...services, riskOf: (toolName) => (services.toolCatalogue.has(toolName) ? services.toolCatalogue.resolve(toolName).tool.risk : null) });
+  registerApprovalRoutes(app, {
+    ...services,
+    riskOf: async (tenantId, env, toolName) => {
+      const { tools } = await services.catalogue.view({ tenantId, env });
+      return tools.has(toolName) ? tools.resolve(toolName).tool.risk : null;
+    },
+  });
+  registerCatalogueRoutes(app, services);
   registerApprovalArgumentsRoute(app, services);
   registerUsageRoutes(app, services);
   registerMcpRoutes(app, {

@@ -38,6 +38,7 @@ export const ERROR_CODES = {
   oauth_denied: 400,
   oauth_exchange_failed: 400,
   webhook_url_refused: 422,
+  invalid_declaration: 422,
   webhook_endpoint_limit_reached: 422,
   webhook_endpoint_disabled: 409,
   webhook_delivery_in_progress: 409,

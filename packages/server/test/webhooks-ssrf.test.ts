@@ -4,7 +4,7 @@
  * injected table, so no test resolves a real name or sends anything beyond loopback.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isForbiddenAddress } from "../src/webhooks/url-safety.js";
+import { isForbiddenAddress } from "../src/shared/url-safety.js";
 import type { TestBroker, TestTenant } from "./support/broker.js";
 import { describeEachDatabase } from "./support/databases.js";
 import { expectError } from "./support/expect.js";

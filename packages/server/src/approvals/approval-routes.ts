@@ -1,3 +1,4 @@
+import type { TestOrLive } from "../ids.js";
 import { Type } from "@sinclair/typebox";
 import type { App } from "../http/app-type.js";
 import { actorOf } from "../http/credentials.js";
@@ -36,12 +37,12 @@ type ApprovalRouteDeps = {
   approvals: ApprovalService;
   clock: Clock;
   /** The catalogue's risk of a tool, passed in: approvals know nothing of tools. */
-  riskOf: (toolName: string) => "low" | "high" | null;
+  riskOf: (tenantId: string, env: TestOrLive, toolName: string) => Promise<"low" | "high" | null>;
 };
 
 export function registerApprovalRoutes(app: App, deps: ApprovalRouteDeps) {
   const tags = ["approvals"];
-  const show = (approval: Parameters<typeof present>[0]) => ({ ...present(approval, deps.clock.now()), risk: deps.riskOf(approval.toolName) });
+  const show = async (approval: Parameters<typeof present>[0]) => ({ ...present(approval, deps.clock.now()), risk: await deps.riskOf(approval.tenantId, approval.env, approval.toolName) });
   app.get(
     "/v1/approvals",
     {
@@ -58,7 +59,7 @@ export function registerApprovalRoutes(app: App, deps: ApprovalRouteDeps) {
       const after = request.query.cursor ? decodeCursor<{ created_at: string; id: string }>(request.query.cursor, ["created_at", "id"]) : undefined;
       const { approvals, more } = await deps.approvals.listPending(request.credential.tenantId, { limit, ...(after ? { after: { requestedAt: after.created_at, id: after.id } } : {}) });
       const last = approvals[approvals.length - 1];
-      return { data: approvals.map(show), next_cursor: more && last ? encodeCursor({ created_at: last.requestedAt, id: last.id }) : null };
+      return { data: await Promise.all(approvals.map(show)), next_cursor: more && last ? encodeCursor({ created_at: last.requestedAt, id: last.id }) : null };
     },
   );
 

@@ -14,7 +14,7 @@ import type { ConnectionService } from "../connections/connection-service.js";
 import { BrokerError, notFound } from "../errors.js";
 import type { TestOrLive } from "../ids.js";
 import type { ControlKeyService } from "../keys/control-key-service.js";
-import type { ProviderCatalogue, ResolvedProvider } from "../providers/catalogue.js";
+import type { ResolvedProvider, ScopedProviders } from "../providers/catalogue.js";
 import type { SecretItemService } from "../secrets/secret-item-service.js";
 import { isLoopbackHostname } from "../shared/loopback.js";
 import type { ConnectSessionQueries, ConnectSessionRow } from "./connect-session-queries.js";
@@ -34,7 +34,7 @@ export type OpenSession = { row: ConnectSessionRow; options: ConnectOption[] };
 
 type ConnectSessionDeps = {
   queries: ConnectSessionQueries;
-  providers: ProviderCatalogue;
+  catalogue: ScopedProviders;
   connections: Pick<ConnectionService, "startForEndUser">;
   secretItems: Pick<SecretItemService, "createForEndUser">;
   controlKeys: Pick<ControlKeyService, "isActive">;
@@ -77,7 +77,8 @@ export function createConnectSessionService(deps: ConnectSessionDeps) {
   const connectable = (option: ConnectOption) => option.oauth || option.apiKey;
 
   async function allowedProviders(creator: SessionCreator, requested: string[] | undefined): Promise<string[]> {
-    const options = await Promise.all(deps.providers.list().map((provider) => optionOf(provider, creator.tenantId, creator.env)));
+    const { providers } = await deps.catalogue.view({ tenantId: creator.tenantId, env: creator.env });
+    const options = await Promise.all(providers.list().map((provider) => optionOf(provider, creator.tenantId, creator.env)));
     if (!requested) return options.filter(connectable).map((option) => option.id);
     const known = options.map((option) => option.id);
     requested.forEach((id, index) => {
@@ -109,8 +110,10 @@ export function createConnectSessionService(deps: ConnectSessionDeps) {
     if (row.expires_at <= clock.now().toISOString()) {
       throw new BrokerError("connect_session_expired", "this connect link has expired; ask the application for a new one");
     }
-    const allowed = JSON.parse(row.providers) as string[];
-    return { row, options: await Promise.all(allowed.map((id) => optionOf(deps.providers.get(id), row.tenant_id, row.env))) };
+    // A tenant-defined provider removed since the link was made is no longer offered.
+    const { providers } = await deps.catalogue.view({ tenantId: row.tenant_id, env: row.env });
+    const allowed = (JSON.parse(row.providers) as string[]).filter((id) => providers.has(id));
+    return { row, options: await Promise.all(allowed.map((id) => optionOf(providers.get(id), row.tenant_id, row.env))) };
   }
 
   function optionIn(session: OpenSession, providerId: string): ConnectOption {

@@ -118,7 +118,7 @@ export function registerConnectionRoutes(app: App, deps: { connections: Connecti
         if (fromSession) target.searchParams.set("provider", done.provider);
         return reply.redirect(target.toString(), 302);
       }
-      if (fromSession) return sendPage(reply, 200, connectedPage(`${done.displayName} (${deps.connections.providerName(done.provider)})`));
+      if (fromSession) return sendPage(reply, 200, connectedPage(`${done.displayName} (${await deps.connections.providerName(done.tenantId, done.provider)})`));
       return { connected_account_id: done.connectionId };
     },
   );

@@ -9,7 +9,7 @@ import { BrokerError, notFound } from "../errors.js";
 import type { EventOutbox } from "../events/event-outbox.js";
 import type { TestOrLive } from "../ids.js";
 import { decodeCursor, encodeCursor, invalidCursor } from "../http/cursor.js";
-import type { ProviderCatalogue, ResolvedProvider } from "../providers/catalogue.js";
+import { requireOAuthClient, type ResolvedProvider, type ScopedProviders } from "../providers/catalogue.js";
 import type { UpstreamClient } from "../providers/upstream-client.js";
 import type { Store, Tx } from "../store/database.js";
 import { retryingTransaction } from "../store/retrying-transaction.js";
@@ -41,7 +41,7 @@ export type ListFilter = {
   cursor?: string | undefined;
   limit: number;
 };
-export type CompletedConnect = { connectionId: string; provider: string; displayName: string; redirectAfter: string | null; connectSessionId: string | null };
+export type CompletedConnect = { connectionId: string; tenantId: string; provider: string; displayName: string; redirectAfter: string | null; connectSessionId: string | null };
 
 type ConnectionServiceDeps = {
   cache: Pick<ConnectionCache, "invalidate">;
@@ -49,7 +49,7 @@ type ConnectionServiceDeps = {
   queries: ConnectionQueries;
   vault: Pick<Vault, "seal" | "open" | "status">;
   oauthClient: OAuthClient;
-  providers: ProviderCatalogue;
+  catalogue: ScopedProviders;
   oauthApps: Pick<OAuthAppService, "forConnect" | "forIssuer">;
   upstream: UpstreamClient;
   audit: Pick<AuditLog, "appendIn">;
@@ -103,7 +103,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
   async function beginOAuth(initiator: ConnectInitiator, input: StartInput) {
     // The tenant's own OAuth app for this provider and env, when it has one; else the broker-wide client.
     const { provider, oauthAppId } = await deps.oauthApps.forConnect(initiator.tenantId, input.env ?? "test", input.provider);
-    const { oauth } = deps.providers.requireOAuthClient(provider);
+    const { oauth } = requireOAuthClient(provider);
     const scopes = input.scopes?.length ? input.scopes : oauth.defaultScopes;
     const { verifier, challenge } = await deps.oauthClient.generatePkce();
     const state = deps.oauthClient.generateState();
@@ -133,7 +133,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
   }
 
   return {
-    providerName: (id: string) => deps.providers.get(id).displayName,
+    providerName: async (tenantId: string, id: string) => (await deps.catalogue.view({ tenantId })).providers.get(id).displayName,
 
     start(operator: OperatorContext, input: StartInput) {
       checkRedirectAfter(input.redirect_after);
@@ -173,12 +173,17 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
         throw oauthError("oauth_denied", `the provider returned an error: ${upstreamError}`, { upstream_error: upstreamError });
       }
       const provider = await deps.oauthApps.forIssuer(row.tenant_id, row.provider, row.oauth_app_id);
-      deps.providers.requireOAuthClient(provider);
+      requireOAuthClient(provider);
       const verifier = await vault.open({ tenantId: row.tenant_id, table: "oauth_states", rowId: stateHash, field: "code_verifier" }, row.code_verifier_sealed);
       const { tokens, raw } = await completeExchange(provider, state, verifier, params);
 
+      const presented = provider.presentCredential({ kind: "oauth2", secret: tokens.accessToken });
       const api = (req: Parameters<UpstreamClient["send"]>[1]) =>
-        deps.upstream.send(provider.apiBaseUrl, { ...req, headers: { ...provider.apiHeaders, authorization: provider.authorizationHeader({ kind: "oauth2", secret: tokens.accessToken }), ...req.headers } });
+        deps.upstream.send(
+          provider.apiBaseUrl,
+          { ...req, headers: { ...provider.apiHeaders, ...presented.headers, ...req.headers }, query: { ...req.query, ...presented.query } },
+          { guarded: provider.tenantDefined === true },
+        );
       const identity = await provider.fetchIdentity(api, raw).catch(async () => {
         // Nothing will be stored, so the grant just issued must not stay live at the provider.
         await deps.oauthClient.revoke(provider, tokens.accessToken);
@@ -208,7 +213,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
         oauthAppId: row.oauth_app_id,
       };
       await storeNew(connection, row.connect_session_id);
-      return { connectionId: id, provider: provider.id, displayName: identity.displayName, redirectAfter: row.redirect_after, connectSessionId: row.connect_session_id };
+      return { connectionId: id, tenantId: row.tenant_id, provider: provider.id, displayName: identity.displayName, redirectAfter: row.redirect_after, connectSessionId: row.connect_session_id };
     },
 
     /** Admins see every connection of the tenant; other members only those they connected. */

@@ -8,7 +8,6 @@ import type { AuditLog } from "../audit/audit-log.js";
 import type { Clock } from "../clock.js";
 import { BrokerError } from "../errors.js";
 import type { EventOutbox } from "../events/event-outbox.js";
-import type { ProviderCatalogue } from "../providers/catalogue.js";
 import type { TokenSet } from "../providers/provider-types.js";
 import type { Db, Executor, Store } from "../store/database.js";
 import { retryingTransaction } from "../store/retrying-transaction.js";
@@ -29,7 +28,6 @@ type RefresherDeps = {
   queries: ConnectionQueries;
   vault: Pick<Vault, "seal" | "open">;
   oauthClient: Pick<OAuthClient, "refresh" | "revoke">;
-  providers: Pick<ProviderCatalogue, "get">;
   oauthApps: Pick<OAuthAppService, "forIssuer">;
   audit: Pick<AuditLog, "appendIn">;
   events: Pick<EventOutbox, "emitIn">;

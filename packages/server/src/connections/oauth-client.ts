@@ -67,7 +67,7 @@ export function createOAuthClient({ upstream, allowInsecureRequests, now }: OAut
       accessToken: body.access_token,
       // Providers that do not rotate keep the old refresh token valid.
       refreshToken: body.refresh_token ?? previous?.refreshToken,
-      expiresAt: typeof body.expires_in === "number" ? now().getTime() + body.expires_in * 1000 : undefined,
+      expiresAt: settings.tokensExpire !== false && typeof body.expires_in === "number" ? now().getTime() + body.expires_in * 1000 : undefined,
       scopes: scopes.length ? scopes : settings.defaultScopes,
     };
   }
@@ -87,8 +87,10 @@ export function createOAuthClient({ upstream, allowInsecureRequests, now }: OAut
       url.searchParams.set("response_type", "code");
       url.searchParams.set("scope", input.scopes.join(settings.scopeSeparator));
       url.searchParams.set("state", input.state);
-      url.searchParams.set("code_challenge", input.challenge);
-      url.searchParams.set("code_challenge_method", "S256");
+      if (settings.pkce !== false) {
+        url.searchParams.set("code_challenge", input.challenge);
+        url.searchParams.set("code_challenge_method", "S256");
+      }
       for (const [key, value] of Object.entries(settings.authorizeParams ?? {})) url.searchParams.set(key, value);
       return url.toString();
     },

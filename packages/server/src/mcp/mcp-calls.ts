@@ -13,7 +13,7 @@ import type { RateLimiter } from "../http/rate-limit.js";
 import { isDatabaseUnavailable } from "../store/database-errors.js";
 import { rateLimitBucket, type AgentCaller } from "../tools/caller.js";
 import type { ExecuteService } from "../tools/execute-service.js";
-import type { ToolCatalogue } from "../tools/tool-catalogue.js";
+import type { ScopedTools } from "../tools/tool-catalogue.js";
 import { elicit, failed, stepAsResult, succeeded } from "./mcp-results.js";
 import type { PendingStep, RequestStates } from "./request-state.js";
 
@@ -31,7 +31,7 @@ export type McpToolCall = {
 
 type McpCallDeps = {
   executeService: Pick<ExecuteService, "execute">;
-  toolCatalogue: Pick<ToolCatalogue, "has">;
+  catalogue: ScopedTools;
   connectSessions: Pick<ConnectSessionService, "createForAgentApp">;
   requestStates: RequestStates;
   limiter: RateLimiter;
@@ -83,7 +83,7 @@ export function createMcpCalls(deps: McpCallDeps) {
     async call(call: McpToolCall): Promise<CallToolResult | InputRequiredResult> {
       const { caller, name } = call;
       // An unknown tool is a protocol error (the client asked for something that is not listed); every other refusal is a result.
-      if (!deps.toolCatalogue.has(name)) throw invalidParams(`unknown tool "${name}"`);
+      if (!(await deps.catalogue.view(caller)).tools.has(name)) throw invalidParams(`unknown tool "${name}"`);
       const args = call.arguments ?? {};
       const identity = { caller, toolName: name, arguments: args };
       const previous = call.requestState === undefined ? undefined : deps.requestStates.open(identity, call.requestState);

@@ -8,12 +8,12 @@ import type { Tool } from "@modelcontextprotocol/server";
 import type { PolicyEffect } from "../policy/policy-document.js";
 import type { PolicyService } from "../policy/policy-service.js";
 import type { AgentCaller } from "../tools/caller.js";
-import type { CatalogueTool, ToolCatalogue } from "../tools/tool-catalogue.js";
+import type { CatalogueTool, ScopedTools } from "../tools/tool-catalogue.js";
 
 /** Keys of `_meta` on each tool, under the broker's own prefix as MCP asks of extensions. */
 export const TOOL_META = { provider: "dev.toolbroker/provider", risk: "dev.toolbroker/risk", approval: "dev.toolbroker/approval" } as const;
 
-type McpToolDeps = { toolCatalogue: ToolCatalogue; policies: Pick<PolicyService, "current"> };
+type McpToolDeps = { catalogue: ScopedTools; policies: Pick<PolicyService, "current"> };
 
 /** "delete_repository" of GitHub → "GitHub: Delete repository". */
 function titleOf({ tool, provider }: CatalogueTool): string {
@@ -54,13 +54,14 @@ export function describeTool(entry: CatalogueTool, effects: Set<PolicyEffect>): 
   };
 }
 
-export function createMcpTools({ toolCatalogue, policies }: McpToolDeps) {
+export function createMcpTools({ catalogue, policies }: McpToolDeps) {
   return {
     async list(caller: AgentCaller): Promise<Tool[]> {
       const policy = await policies.current(caller.tenantId, caller.env);
+      const { tools } = await catalogue.view(caller);
       const listed: Tool[] = [];
-      for (const name of toolCatalogue.names()) {
-        const entry = toolCatalogue.resolve(name);
+      for (const name of tools.names()) {
+        const entry = tools.resolve(name);
         const effects = policy.possibleEffects({ toolName: name, risk: entry.tool.risk, agentAppId: caller.agentAppId, endUserId: caller.endUserId });
         if (effects.size === 1 && effects.has("deny")) continue;
         listed.push(describeTool(entry, effects));

@@ -9,7 +9,7 @@ import type { AuditActor, AuditLog } from "../audit/audit-log.js";
 import type { Clock } from "../clock.js";
 import { BrokerError, notFound } from "../errors.js";
 import type { TestOrLive } from "../ids.js";
-import type { ProviderCatalogue, ResolvedProvider } from "../providers/catalogue.js";
+import type { ResolvedProvider, ScopedProviders } from "../providers/catalogue.js";
 import type { Executor, Store } from "../store/database.js";
 import type { Vault } from "../vault/vault.js";
 import type { OAuthAppQueries, OAuthAppRow } from "./oauth-app-queries.js";
@@ -21,7 +21,7 @@ type OAuthAppDeps = {
   store: Store;
   queries: OAuthAppQueries;
   vault: Pick<Vault, "seal" | "open">;
-  providers: Pick<ProviderCatalogue, "get">;
+  catalogue: ScopedProviders;
   audit: Pick<AuditLog, "appendIn">;
   clock: Clock;
 };
@@ -40,7 +40,9 @@ const viewOf = (row: OAuthAppRow): OAuthAppView => ({
   created_at: row.created_at,
 });
 
-export function createOAuthAppService({ store, queries, vault, providers, audit, clock }: OAuthAppDeps) {
+export function createOAuthAppService({ store, queries, vault, catalogue, audit, clock }: OAuthAppDeps) {
+  const providerOf = async (tenantId: string, providerId: string, env?: TestOrLive) => (await catalogue.view({ tenantId, env })).providers.get(providerId);
+
   const secretContext = (row: Pick<OAuthAppRow, "tenant_id" | "id">) => ({ tenantId: row.tenant_id, table: "oauth_apps", rowId: row.id, field: "client_secret" });
 
   /** The provider as this app sees it: its client instead of the broker-wide one. */
@@ -49,8 +51,8 @@ export function createOAuthAppService({ store, queries, vault, providers, audit,
     return { ...provider, client: { clientId: row.client_id, clientSecret }, missing: [] };
   }
 
-  function oauthProvider(providerId: string): ResolvedProvider {
-    const provider = providers.get(providerId);
+  async function oauthProvider(tenantId: string, providerId: string): Promise<ResolvedProvider> {
+    const provider = await providerOf(tenantId, providerId);
     if (!provider.oauth) throw new BrokerError("unprocessable", `provider "${providerId}" connects with API keys, not OAuth: it has no OAuth client`);
     return provider;
   }
@@ -102,7 +104,7 @@ export function createOAuthAppService({ store, queries, vault, providers, audit,
   }
 
   async function current(tenantId: string, providerId: string, env: TestOrLive): Promise<OAuthAppRow> {
-    const row = await queries.findCurrent({ tenantId, env, provider: oauthProvider(providerId).id });
+    const row = await queries.findCurrent({ tenantId, env, provider: (await oauthProvider(tenantId, providerId)).id });
     if (!row) throw notFound(`an OAuth app of this tenant for "${providerId}" in env ${env}`);
     return row;
   }
@@ -114,7 +116,7 @@ export function createOAuthAppService({ store, queries, vault, providers, audit,
      * connections it issued use from then on.
      */
     async put(tenantId: string, providerId: string, input: OAuthAppInput, actor: AuditActor): Promise<OAuthAppView> {
-      const provider = oauthProvider(providerId);
+      const provider = await oauthProvider(tenantId, providerId);
       const key = { tenantId, env: input.env, provider: provider.id };
       for (let attempt = 1; ; attempt += 1) {
         try {
@@ -144,14 +146,14 @@ export function createOAuthAppService({ store, queries, vault, providers, audit,
 
     /** The provider a new connect of this tenant and env runs with, and the app's id when it is the tenant's own. */
     async forConnect(tenantId: string, env: TestOrLive, providerId: string): Promise<{ provider: ResolvedProvider; oauthAppId: string | null }> {
-      const provider = providers.get(providerId);
+      const provider = await providerOf(tenantId, providerId, env);
       const row = provider.oauth ? await queries.findCurrent({ tenantId, env, provider: provider.id }) : undefined;
       return row ? { provider: await withApp(provider, row), oauthAppId: row.id } : { provider, oauthAppId: null };
     },
 
     /** The provider as the client that issued a connection's tokens sees it (for the code exchange, refresh and revocation). */
     async forIssuer(tenantId: string, providerId: string, oauthAppId: string | null, db?: Executor): Promise<ResolvedProvider> {
-      const provider = providers.get(providerId);
+      const provider = await providerOf(tenantId, providerId);
       if (oauthAppId === null) return provider;
       const row = await queries.find(tenantId, oauthAppId, db);
       // Only deleting the tenant removes an app, and its connections with it.

@@ -4,7 +4,7 @@ import { actorOf } from "../http/credentials.js";
 import { EndUserId, EnvSchema, errorResponses, StringEnum, Timestamp, Uuid } from "../http/schemas.js";
 import type { TestOrLive } from "../ids.js";
 import type { AgentAppService } from "../agent-apps/agent-app-service.js";
-import type { ToolCatalogue } from "../tools/tool-catalogue.js";
+import type { ScopedTools } from "../tools/tool-catalogue.js";
 import { POLICY_EFFECTS, PolicyRules } from "./policy-document.js";
 import type { PolicyService } from "./policy-service.js";
 
@@ -32,7 +32,7 @@ const Decision = Type.Object({
 
 const validationAs422 = { status: 422, code: "unprocessable" };
 
-export function registerPolicyRoutes(app: App, deps: { policies: PolicyService; toolCatalogue: ToolCatalogue; agentApps: Pick<AgentAppService, "get"> }) {
+export function registerPolicyRoutes(app: App, deps: { policies: PolicyService; catalogue: ScopedTools; agentApps: Pick<AgentAppService, "get"> }) {
   const tags = ["policy"];
   app.get(
     "/v1/policy",
@@ -111,7 +111,7 @@ export function registerPolicyRoutes(app: App, deps: { policies: PolicyService; 
       const { tenantId } = request.credential;
       const { agent_app_id, env, tool_name } = request.body;
       await deps.agentApps.get(tenantId, agent_app_id);
-      const { tool } = deps.toolCatalogue.resolve(tool_name);
+      const { tool } = (await deps.catalogue.view({ tenantId, env: env as TestOrLive })).tools.resolve(tool_name);
       const policy = await deps.policies.current(tenantId, env as TestOrLive);
       const decision = policy.evaluate({ toolName: tool.name, risk: tool.risk, agentAppId: agent_app_id, endUserId: request.body.end_user_id ?? null, arguments: request.body.arguments });
       return { decision: decision.effect, rule_id: decision.rule_id, reason: decision.reason, policy_version: policy.version, risk: tool.risk };

@@ -9,7 +9,7 @@ import type { Clock } from "../clock.js";
 import { notFound } from "../errors.js";
 import type { TestOrLive } from "../ids.js";
 import type { Store } from "../store/database.js";
-import type { ToolCatalogue } from "../tools/tool-catalogue.js";
+import type { ScopedTools, ToolCatalogue } from "../tools/tool-catalogue.js";
 import { compilePolicy, type CompiledPolicy } from "./policy-engine.js";
 import { validateRules, type PolicyRule } from "./policy-document.js";
 import type { PolicyQueries } from "./policy-queries.js";
@@ -18,14 +18,15 @@ import { createTtlCache } from "../ttl-cache.js";
 const CACHE_TTL_MS = 5_000;
 const MAX_COMPILED = 10_000;
 
-type PolicyServiceDeps = { store: Pick<Store, "db" | "lock">; queries: PolicyQueries; audit: Pick<AuditLog, "appendIn">; clock: Clock; tools: Pick<ToolCatalogue, "names" | "has" | "resolve"> };
+type PolicyServiceDeps = { store: Pick<Store, "db" | "lock">; queries: PolicyQueries; audit: Pick<AuditLog, "appendIn">; clock: Clock; catalogue: ScopedTools };
 
-export function createPolicyService({ store, queries, audit, clock, tools }: PolicyServiceDeps) {
+export function createPolicyService({ store, queries, audit, clock, catalogue }: PolicyServiceDeps) {
   const cache = createTtlCache<CompiledPolicy>({ clock, ttlMs: CACHE_TTL_MS });
   const cacheKey = (tenantId: string, env: TestOrLive) => `${tenantId}:${env}`;
   /** The last compiled version per key: an expired cache entry re-reads the version, and compiles only a new one. */
-  const compiled = new Map<string, CompiledPolicy>();
-  const caseInsensitiveArguments = (toolName: string) => (tools.has(toolName) ? (tools.resolve(toolName).tool.caseInsensitiveArguments ?? []) : []);
+  const compiled = new Map<string, { policy: CompiledPolicy; tools: ToolCatalogue }>();
+  /** Which argument fields of each tool the vendor compares without case, among the tools this tenant sees. */
+  const caseInsensitiveIn = (tools: ToolCatalogue) => (toolName: string) => (tools.has(toolName) ? (tools.resolve(toolName).tool.caseInsensitiveArguments ?? []) : []);
 
   const latest = (tenantId: string, env: TestOrLive) => queries.latest(tenantId, env);
 
@@ -50,7 +51,7 @@ export function createPolicyService({ store, queries, audit, clock, tools }: Pol
     },
 
     async put(tenantId: string, env: TestOrLive, rules: PolicyRule[], actor: AuditActor) {
-      validateRules(rules, tools.names());
+      validateRules(rules, (await catalogue.view({ tenantId, env })).tools.names());
       const at = clock.now().toISOString();
       const version = await store.db.transaction().execute(async (trx) => {
         await store.lock(trx, `policy:${tenantId}:${env}`);
@@ -71,14 +72,16 @@ export function createPolicyService({ store, queries, audit, clock, tools }: Pol
       if (hit) return hit;
       const row = await latest(tenantId, env);
       const version = row?.version ?? 0;
-      let policy = compiled.get(key);
-      if (policy?.version !== version) {
-        policy = compilePolicy(version, row ? (JSON.parse(row.document) as PolicyRule[]) : [], caseInsensitiveArguments);
+      const { tools } = await catalogue.view({ tenantId, env });
+      let entry = compiled.get(key);
+      // Compiled again for a new version, or when the tenant's own tools changed.
+      if (entry?.policy.version !== version || entry.tools !== tools) {
+        entry = { policy: compilePolicy(version, row ? (JSON.parse(row.document) as PolicyRule[]) : [], caseInsensitiveIn(tools)), tools };
         if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value!);
-        compiled.set(key, policy);
+        compiled.set(key, entry);
       }
-      cache.set(key, policy);
-      return policy;
+      cache.set(key, entry.policy);
+      return entry.policy;
     },
   };
 }

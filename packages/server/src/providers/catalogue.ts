@@ -42,13 +42,24 @@ function resolve(definition: ProviderDefinition, overrides: ProviderOverrides = 
   };
 }
 
+/** A tenant-defined provider has no broker-wide client: OAuth connects need the tenant's own app. */
+export function resolveTenantDefined(definition: ProviderDefinition): ResolvedProvider {
+  return { ...definition, oauth: definition.oauth, client: undefined, missing: definition.oauth ? [`PUT /v1/providers/${definition.id}/oauth-client`] : [] };
+}
+
 export function createProviderCatalogue(config: Pick<Config, "providers">, definitions: readonly ProviderDefinition[] = PROVIDERS) {
-  const providers = new Map(definitions.map((d) => [d.id, resolve(d, config.providers[d.id])]));
+  return providerCatalogueOf(definitions.map((d) => resolve(d, config.providers[d.id])));
+}
+
+/** Lookups over a set of resolved providers: the built-in ones, or those a tenant sees. */
+export function providerCatalogueOf(resolved: readonly ResolvedProvider[]) {
+  const providers = new Map(resolved.map((p) => [p.id, p]));
   const tools = new Map<string, { tool: ToolDefinition; provider: ResolvedProvider }>();
   for (const provider of providers.values()) for (const tool of provider.tools) tools.set(tool.name, { tool, provider });
 
   return {
     list: () => [...providers.values()],
+    has: (id: string) => providers.has(id),
     get(id: string): ResolvedProvider {
       const provider = providers.get(id);
       if (!provider) {
@@ -57,17 +68,7 @@ export function createProviderCatalogue(config: Pick<Config, "providers">, defin
       }
       return provider;
     },
-    /** OAuth needs a client id and secret; the 422 names the variables to set. */
-    requireOAuthClient(provider: ResolvedProvider) {
-      if (!provider.oauth) throw new BrokerError("unprocessable", `provider "${provider.id}" does not support OAuth connections`);
-      if (!provider.client) {
-        throw new BrokerError("provider_not_configured", `provider "${provider.id}" is not configured: set ${provider.missing.join(" and ")}`, {
-          provider: provider.id,
-          missing: provider.missing,
-        });
-      }
-      return { oauth: provider.oauth, client: provider.client };
-    },
+    requireOAuthClient,
     readiness: () =>
       [...providers.values()].map((p) => ({ id: p.id, ready: p.missing.length === 0, ...(p.missing.length ? { missing: p.missing } : {}) })),
     tools: () => [...tools.values()],
@@ -75,4 +76,17 @@ export function createProviderCatalogue(config: Pick<Config, "providers">, defin
   };
 }
 
-export type ProviderCatalogue = ReturnType<typeof createProviderCatalogue>;
+export type ProviderCatalogue = ReturnType<typeof providerCatalogueOf>;
+
+/** The providers a tenant sees in an env (built-in and its own): see catalogue/tenant-catalogue.ts. */
+export type ScopedProviders = { view(scope: { tenantId: string; env?: "test" | "live" | undefined }): Promise<{ providers: ProviderCatalogue }> };
+
+/** OAuth needs a client id and secret; the 422 says how to give them. */
+export function requireOAuthClient(provider: ResolvedProvider) {
+  if (!provider.oauth) throw new BrokerError("unprocessable", `provider "${provider.id}" does not support OAuth connections`);
+  if (!provider.client) {
+    const how = provider.tenantDefined ? `give it the tenant's own OAuth app with ${provider.missing.join("")}` : `set ${provider.missing.join(" and ")}`;
+    throw new BrokerError("provider_not_configured", `provider "${provider.id}" is not configured: ${how}`, { provider: provider.id, missing: provider.missing });
+  }
+  return { oauth: provider.oauth, client: provider.client };
+}

@@ -24,6 +24,10 @@ export type OAuthSettings = {
   revokeUrl?: string;
   defaultScopes: string[];
   scopeSeparator: " " | ",";
+  /** Send a PKCE S256 challenge (default true). */
+  pkce?: boolean;
+  /** False when the provider's tokens never need refreshing, whatever `expires_in` says. */
+  tokensExpire?: boolean;
   /** Extra authorize parameters the vendor needs (e.g. Linear's response_type is standard; Slack's user_scope). */
   authorizeParams?: Record<string, string>;
   /** Detects an error a vendor returns with HTTP 200. */
@@ -38,6 +42,10 @@ export type OAuthSettings = {
     request: UpstreamRequest;
   };
 };
+
+export type PresentedCredential = { headers: Record<string, string>; query?: Record<string, string> };
+
+export const bearer = (secret: string): PresentedCredential => ({ headers: { authorization: `Bearer ${secret}` } });
 
 export type AccountIdentity = { displayName: string; accountId: string };
 
@@ -81,11 +89,15 @@ export type ProviderDefinition = {
   oauth?: OAuthSettings;
   /** Headers every API call carries (e.g. GitHub's Accept and API version). */
   apiHeaders: Record<string, string>;
-  /** How a credential is presented: OAuth tokens as Bearer; API keys per vendor. */
-  authorizationHeader(credential: { kind: AuthMode; secret: string }): string;
+  /** How a credential is presented: OAuth tokens as Bearer; API keys per vendor (a header or a query parameter). */
+  presentCredential(credential: { kind: AuthMode; secret: string }): PresentedCredential;
   /** Reads the connected account's display identity right after the code exchange. */
   fetchIdentity(api: ApiCaller, tokenResponse: Record<string, unknown>): Promise<AccountIdentity>;
   /** Detects an error a vendor returns with a 2xx API response (Slack's `ok: false`). */
   inspectApiResponse?: (response: UpstreamResponse) => { status: number; message: string } | undefined;
   tools: ToolDefinition[];
+  /** Argument names every tool of the provider compares without case (tools may name more). */
+  caseInsensitiveArguments?: readonly string[];
+  /** Declared by a tenant: its URLs are checked like webhook URLs, on every connection. */
+  tenantDefined?: boolean;
 };

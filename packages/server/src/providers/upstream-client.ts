@@ -2,8 +2,9 @@
  * The only way the broker talks to a SaaS API: keep-alive pools per origin, a timeout, no
  * redirects, and a refusal to leave the provider's configured base URL.
  */
-import { Agent, request, type Dispatcher } from "undici";
+import { Agent, fetch as undiciFetch, request, type Dispatcher } from "undici";
 import { BrokerError } from "../errors.js";
+import type { UrlSafety } from "../shared/url-safety.js";
 
 export type UpstreamRequest = {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -30,7 +31,10 @@ const CONNECT_ERRORS = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOST
 export const MAX_UPSTREAM_RESPONSE_BYTES = 5 * 1024 * 1024;
 
 export type UpstreamClient = {
-  send(baseUrl: string, req: UpstreamRequest, options?: { timeoutMs?: number }): Promise<UpstreamResponse>;
+  /** `guarded`: a tenant-defined URL, whose every connection is checked like a webhook's. */
+  send(baseUrl: string, req: UpstreamRequest, options?: { timeoutMs?: number; guarded?: boolean }): Promise<UpstreamResponse>;
+  /** `fetch` for OAuth requests to a tenant-defined provider, through the same checks. */
+  guardedFetch: typeof fetch;
   close(): Promise<void>;
 };
 
@@ -48,13 +52,30 @@ export function buildUpstreamUrl(baseUrl: string, req: Pick<UpstreamRequest, "pa
   return url;
 }
 
-export function createUpstreamClient(options: { timeoutMs?: number; dispatcher?: Dispatcher } = {}): UpstreamClient {
+export function createUpstreamClient(options: { timeoutMs?: number; dispatcher?: Dispatcher; urlSafety?: UrlSafety } = {}): UpstreamClient {
   const timeoutMs = options.timeoutMs ?? UPSTREAM_TIMEOUT_MS;
   const agent = options.dispatcher ?? new Agent({ keepAliveTimeout: 30_000, connections: 128, pipelining: 1 });
+  const { urlSafety } = options;
+  // Tenant-defined hosts get their own pool, whose every connect checks the addresses it is about to use.
+  const guardedAgent = urlSafety ? new Agent({ keepAliveTimeout: 30_000, connections: 32, pipelining: 1, connect: { lookup: urlSafety.connectLookup } }) : agent;
+  const refusedAsNotSent = (error: unknown) =>
+    new RequestNotSentError("upstream_error", error instanceof Error ? error.message : "refused to connect", { reason: "address_refused" });
 
   return {
+    guardedFetch: (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
+      urlSafety?.assertSendable(String(input instanceof Request ? input.url : input));
+      return undiciFetch(input as string, { ...(init as object), dispatcher: guardedAgent }) as unknown as Response;
+    }) as typeof fetch,
+
     async send(baseUrl, req, perCall = {}) {
       const url = buildUpstreamUrl(baseUrl, req);
+      if (perCall.guarded && urlSafety) {
+        try {
+          urlSafety.assertSendable(url.href);
+        } catch (error) {
+          throw refusedAsNotSent(error);
+        }
+      }
       const headers: Record<string, string> = { accept: "application/json", ...req.headers };
       let body: string | undefined;
       if (req.form) {
@@ -71,7 +92,7 @@ export function createUpstreamClient(options: { timeoutMs?: number; dispatcher?:
           method: req.method,
           headers,
           body,
-          dispatcher: agent,
+          dispatcher: perCall.guarded ? guardedAgent : agent,
           headersTimeout: timeout,
           bodyTimeout: timeout,
           signal: AbortSignal.timeout(timeout),
@@ -80,7 +101,8 @@ export function createUpstreamClient(options: { timeoutMs?: number; dispatcher?:
         return { status: response.statusCode, headers: response.headers, body: parseBody(text), latencyMs: performance.now() - started };
       } catch (error) {
         if (error instanceof BrokerError) throw error;
-        const code = (error as { code?: string } | null)?.code;
+        const code = (error as { code?: string } | null)?.code ?? (error as { cause?: { code?: string } } | null)?.cause?.code;
+        if (code === "ERR_WEBHOOK_ADDRESS_REFUSED") throw refusedAsNotSent((error as { cause?: unknown }).cause ?? error);
         if (code && CONNECT_ERRORS.has(code)) throw new RequestNotSentError("upstream_error", "the upstream could not be reached", { reason: "network" });
         const timedOut = error instanceof Error && /timeout|abort/i.test(`${error.name} ${error.message}`);
         throw new BrokerError("upstream_error", timedOut ? `the upstream did not answer within ${timeout} ms` : "the upstream could not be reached", {
@@ -88,7 +110,10 @@ export function createUpstreamClient(options: { timeoutMs?: number; dispatcher?:
         });
       }
     },
-    close: () => agent.close(),
+    close: async () => {
+      await agent.close();
+      if (guardedAgent !== agent) await guardedAgent.close();
+    },
   };
 }
 

@@ -7,7 +7,7 @@ import type { AuditActor, AuditLog } from "../audit/audit-log.js";
 import type { Clock } from "../clock.js";
 import { BrokerError, notFound } from "../errors.js";
 import type { TestOrLive } from "../ids.js";
-import type { ProviderCatalogue } from "../providers/catalogue.js";
+import type { ScopedProviders } from "../providers/catalogue.js";
 import type { Store } from "../store/database.js";
 import type { SecretItemsTable } from "../store/schema.js";
 import type { Vault } from "../vault/vault.js";
@@ -35,17 +35,17 @@ type SecretItemDeps = {
   store: Pick<Store, "db">;
   queries: SecretItemQueries;
   vault: Pick<Vault, "seal" | "open">;
-  providers: Pick<ProviderCatalogue, "get">;
+  catalogue: ScopedProviders;
   audit: Pick<AuditLog, "appendIn">;
   clock: Clock;
 };
 
-export function createSecretItemService({ store, queries, vault, providers, audit, clock }: SecretItemDeps) {
+export function createSecretItemService({ store, queries, vault, catalogue, audit, clock }: SecretItemDeps) {
 
   const noteUse = createLastUsedRecorder({ clock, write: (id, at) => queries.touchLastUsed(id, at) });
 
   async function insert(tenantId: string, input: SecretItemInput & { id: string; endUserId: string | null; label: string | null }, actor: AuditActor) {
-    const provider = providers.get(input.provider);
+    const provider = (await catalogue.view({ tenantId, env: input.env })).providers.get(input.provider);
     if (!provider.authModes.includes("api_key")) {
       throw new BrokerError("unprocessable", `provider "${provider.id}" does not take API keys; connect it through OAuth`);
     }

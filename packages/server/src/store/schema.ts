@@ -164,6 +164,30 @@ export interface OAuthAppsTable {
   retired_at: string | null;
 }
 
+/** `env`: the env the declaration serves, or `both`. `declaration` is JSON, checked before it is written. */
+export interface CatalogueProvidersTable {
+  id: string;
+  tenant_id: string;
+  provider_id: string;
+  env: "test" | "live" | "both";
+  declaration: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CatalogueToolsTable {
+  id: string;
+  tenant_id: string;
+  provider_id: string;
+  name: string;
+  env: "test" | "live" | "both";
+  /** `declared` by hand or imported from an `openapi` document. */
+  source: "declared" | "openapi";
+  declaration: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface SecretItemsTable {
   id: string;
   tenant_id: string;
@@ -394,6 +418,8 @@ export interface Database {
   connections: ConnectionsTable;
   oauth_states: OAuthStatesTable;
   oauth_apps: OAuthAppsTable;
+  catalogue_providers: CatalogueProvidersTable;
+  catalogue_tools: CatalogueToolsTable;
   secret_items: SecretItemsTable;
   invocations: InvocationsTable;
   connect_sessions: ConnectSessionsTable;

@@ -16,7 +16,7 @@ import type { InvocationReplay } from "./invocation-replay.js";
 import type { InvocationQueries } from "./invocation-queries.js";
 import type { Perform } from "./perform.js";
 import type { ExecuteResult } from "./execute-service.js";
-import type { ToolCatalogue } from "./tool-catalogue.js";
+import type { ScopedTools } from "./tool-catalogue.js";
 
 type ContinueDeps = {
   clock: Clock;
@@ -24,7 +24,7 @@ type ContinueDeps = {
   policies: Pick<PolicyService, "current">;
   approvals: Pick<ApprovalService, "findForInvocation" | "consume" | "assertUsable">;
   recorder: InvocationRecorder;
-  toolCatalogue: ToolCatalogue;
+  catalogue: ScopedTools;
   credentialResolution: CredentialResolution;
   perform: Perform;
   replay: InvocationReplay;
@@ -38,7 +38,7 @@ export function createContinueService(deps: ContinueDeps) {
     const args = await recorder.openArguments(invocation);
     let outcome: CallOutcome;
     try {
-      const entry = deps.toolCatalogue.resolve(invocation.toolName);
+      const entry = (await deps.catalogue.view(invocation)).tools.resolve(invocation.toolName);
       const handle = await deps.credentialResolution.resolve(entry, call.caller, { connected_account_id: invocation.connectionId, secret_item_id: invocation.secretItemId });
       outcome = await deps.perform(call, entry, handle, args);
     } catch (error) {
@@ -52,7 +52,7 @@ export function createContinueService(deps: ContinueDeps) {
 
   /** Policy applies to every execution: a deny rule added after the approval still wins. */
   async function assertPolicyStillAllows(invocation: Invocation) {
-    const entry = deps.toolCatalogue.resolve(invocation.toolName);
+    const entry = (await deps.catalogue.view(invocation)).tools.resolve(invocation.toolName);
     const policy = await deps.policies.current(invocation.tenantId, invocation.env);
     const args = await recorder.openArguments(invocation);
     const decision = policy.evaluate({ toolName: invocation.toolName, risk: entry.tool.risk, agentAppId: invocation.agentAppId, endUserId: invocation.endUserId, arguments: args });

@@ -18,7 +18,7 @@ import type { InvocationRecorder } from "./invocation-recorder.js";
 import type { Perform } from "./perform.js";
 import type { InvocationReplay } from "./invocation-replay.js";
 import { redactArguments } from "./scrub.js";
-import type { CatalogueTool, ToolCatalogue } from "./tool-catalogue.js";
+import type { CatalogueTool, ScopedTools, ToolCatalogue } from "./tool-catalogue.js";
 import type { ExecuteBody } from "./tool-schemas.js";
 
 export type ExecuteRequest = Static<typeof ExecuteBody>;
@@ -31,7 +31,7 @@ export type ExecuteResult = { invocation_id: string; result: unknown; replayed: 
 export type ExecuteOptions = { channel?: Channel };
 
 export type ExecuteDeps = {
-  toolCatalogue: ToolCatalogue;
+  catalogue: ScopedTools;
   credentialResolution: CredentialResolution;
   policies: Pick<PolicyService, "current">;
   approvals: Pick<ApprovalService, "createIn" | "consumeForCall" | "findLiveForCall">;
@@ -54,13 +54,14 @@ export function createExecuteService(deps: ExecuteDeps) {
 
   /** Tool, arguments and handle: any fault here is the caller's and is recorded as rejected. */
   async function admit(call: CallDescription, body: ExecuteRequest): Promise<Admitted> {
+    const { tools } = await deps.catalogue.view(call.caller);
     try {
-      const entry = deps.toolCatalogue.resolve(body.tool_name);
-      deps.toolCatalogue.validateArguments(entry, body.arguments);
+      const entry = tools.resolve(body.tool_name);
+      tools.validateArguments(entry, body.arguments);
       const handle = await deps.credentialResolution.resolve(entry, call.caller, body);
       return { entry, handle };
     } catch (error) {
-      if (error instanceof BrokerError) return refuse(transitions.rejected({ ...call, provider: providerOf(deps.toolCatalogue, body.tool_name) }, error), error);
+      if (error instanceof BrokerError) return refuse(transitions.rejected({ ...call, provider: providerOf(tools, body.tool_name) }, error), error);
       throw error;
     }
   }

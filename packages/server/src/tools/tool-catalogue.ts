@@ -3,6 +3,8 @@
  * once by Ajv.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { RegExpEngine } from "ajv/dist/types/index.js";
+import { RE2JS } from "re2js";
 import addFormats from "ajv-formats";
 import { BrokerError } from "../errors.js";
 import type { ProviderCatalogue, ResolvedProvider } from "../providers/catalogue.js";
@@ -23,13 +25,56 @@ export type CatalogueTool = {
 /** What is wrong with a tool's arguments, field by field, as the request errors say it. */
 export const describeArgumentErrors = (errors: ErrorObject[] | null | undefined) => describeIssues(errors, "argument");
 
-export function createToolCatalogue(providers: ProviderCatalogue) {
-  const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
+export type ToolCompiler = (tool: ToolDefinition, provider: ResolvedProvider) => CatalogueTool;
+
+/**
+ * `pattern` keywords run on RE2 (linear time): a tenant's schema cannot make argument validation
+ * backtrack catastrophically.
+ */
+const re2Engine: RegExpEngine = Object.assign(
+  (pattern: string) => {
+    const compiled = RE2JS.compile(pattern);
+    return { test: (value: string) => compiled.test(value) };
+  },
+  { code: "re2" },
+);
+
+/**
+ * One Ajv for a set of tools: `forget` drops a compiled schema that will not be used again.
+ * `linearPatterns`: run `pattern` on RE2, for schemas a tenant wrote.
+ */
+export function createToolCompiler({ linearPatterns = false }: { linearPatterns?: boolean } = {}) {
+  const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false, ...(linearPatterns ? { code: { regExp: re2Engine } } : {}) });
   (addFormats as unknown as (a: Ajv) => void)(ajv);
-  const tools = new Map<string, CatalogueTool>();
-  for (const { tool, provider } of providers.tools()) {
-    tools.set(tool.name, { tool, provider, validate: ajv.compile(tool.argumentsSchema), validateResponse: ajv.compile(tool.responseSchema) });
-  }
+  return {
+    compile: ((tool, provider) => ({ tool, provider, validate: ajv.compile(tool.argumentsSchema), validateResponse: ajv.compile(tool.responseSchema) })) as ToolCompiler,
+    forget(entry: CatalogueTool) {
+      ajv.removeSchema(entry.tool.argumentsSchema);
+      ajv.removeSchema(entry.tool.responseSchema);
+    },
+    /** Why an arguments schema cannot be used, or undefined when it compiles. */
+    problemWith(schema: Record<string, unknown>): string | undefined {
+      try {
+        ajv.compile(schema);
+        return undefined;
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      } finally {
+        ajv.removeSchema(schema);
+      }
+    },
+  };
+}
+
+export type ToolCompilerSet = ReturnType<typeof createToolCompiler>;
+
+export function createToolCatalogue(providers: Pick<ProviderCatalogue, "tools">, compile: ToolCompiler = createToolCompiler().compile) {
+  return toolCatalogueOf(providers.tools().map(({ tool, provider }) => compile(tool, provider)));
+}
+
+/** Lookups over a set of compiled tools: the built-in ones, or those a tenant sees. */
+export function toolCatalogueOf(entries: readonly CatalogueTool[]) {
+  const tools = new Map(entries.map((entry) => [entry.tool.name, entry]));
 
   return {
     /** `query`: every word must appear in the tool's name or description, ignoring case. */
@@ -67,4 +112,7 @@ export function createToolCatalogue(providers: ProviderCatalogue) {
   };
 }
 
-export type ToolCatalogue = ReturnType<typeof createToolCatalogue>;
+export type ToolCatalogue = ReturnType<typeof toolCatalogueOf>;
+
+/** The tools a tenant sees in an env (built-in and its own): see catalogue/tenant-catalogue.ts. */
+export type ScopedTools = { view(scope: { tenantId: string; env?: "test" | "live" | undefined }): Promise<{ tools: ToolCatalogue }> };

@@ -7,11 +7,11 @@ import { callerFrom, rateLimitBucket } from "./caller.js";
 import type { ContinueService } from "./continue-service.js";
 import type { ExecuteResult as ExecuteOutcome, ExecuteService } from "./execute-service.js";
 import type { InvocationReader } from "./invocation-reader.js";
-import type { ToolCatalogue } from "./tool-catalogue.js";
+import type { ScopedTools } from "./tool-catalogue.js";
 import { ContinueBody, ExecuteBody, ExecuteResult, Invocation, Tool } from "./tool-schemas.js";
 
 type ToolRouteDeps = {
-  toolCatalogue: ToolCatalogue;
+  catalogue: ScopedTools;
   executeService: ExecuteService;
   continueService: ContinueService;
   invocationReader: InvocationReader;
@@ -67,7 +67,13 @@ export function registerToolRoutes(app: App, deps: ToolRouteDeps) {
         response: { 200: Type.Object({ data: Type.Array(Tool) }), ...errorResponses(400, 401) },
       },
     },
-    async (request) => ({ data: deps.toolCatalogue.list(request.query.provider, request.query.q) }),
+    async (request) => {
+      // Agents see their env's tools; an operator, whose session spans both envs, sees every tool of the tenant.
+      const credential = request.credential;
+      const env = credential.kind === "operator" ? undefined : credential.env;
+      const { tools } = await deps.catalogue.view({ tenantId: credential.tenantId, env });
+      return { data: tools.list(request.query.provider, request.query.q) };
+    },
   );
 
   app.post(

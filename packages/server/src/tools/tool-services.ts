@@ -9,7 +9,6 @@ import type { CredentialRefresher } from "../connections/credential-refresher.js
 import type { EventOutbox } from "../events/event-outbox.js";
 import { createPolicyQueries } from "../policy/policy-queries.js";
 import { createPolicyService } from "../policy/policy-service.js";
-import type { ProviderCatalogue } from "../providers/catalogue.js";
 import type { UpstreamClient } from "../providers/upstream-client.js";
 import type { SecretItemService } from "../secrets/secret-item-service.js";
 import type { Store } from "../store/database.js";
@@ -24,7 +23,7 @@ import { createInvocationReader } from "./invocation-reader.js";
 import { createInvocationRecorder } from "./invocation-recorder.js";
 import { createInvocationReplay } from "./invocation-replay.js";
 import { createPerform } from "./perform.js";
-import { createToolCatalogue } from "./tool-catalogue.js";
+import type { ScopedTools } from "./tool-catalogue.js";
 import { createUpstreamCall } from "./upstream-call.js";
 
 export type ToolServiceDeps = {
@@ -33,7 +32,7 @@ export type ToolServiceDeps = {
   audit: AuditLog;
   events: EventOutbox;
   clock: Clock;
-  providers: ProviderCatalogue;
+  catalogue: ScopedTools;
   upstream: UpstreamClient;
   connectionCache: ConnectionCache;
   credentialRefresher: CredentialRefresher;
@@ -45,8 +44,8 @@ export type ToolServiceDeps = {
 
 export function createToolServices(deps: ToolServiceDeps) {
   const { store, vault, audit, events, clock } = deps;
-  const toolCatalogue = createToolCatalogue(deps.providers);
-  const policies = createPolicyService({ store, queries: createPolicyQueries(store), audit, clock, tools: toolCatalogue });
+  const { catalogue } = deps;
+  const policies = createPolicyService({ store, queries: createPolicyQueries(store), audit, clock, catalogue });
   const approvals = createApprovalService({ store, queries: createApprovalQueries(store), audit, events, clock, ttlSeconds: deps.approvalTtlSeconds });
   const invocationQueries = createInvocationQueries(store);
   const idempotency = createIdempotency({ queries: deps.idempotencyQueries, clock });
@@ -56,7 +55,7 @@ export function createToolServices(deps: ToolServiceDeps) {
   const replay = createInvocationReplay({ invocationQueries, recorder });
   const invocationReader = createInvocationReader({ find: invocationQueries.find, recorder });
   const executeService = createExecuteService({
-    toolCatalogue,
+    catalogue,
     credentialResolution,
     policies,
     approvals,
@@ -66,8 +65,8 @@ export function createToolServices(deps: ToolServiceDeps) {
     recorder,
     replay,
   });
-  const continueService = createContinueService({ clock, invocationQueries, policies, approvals, recorder, toolCatalogue, credentialResolution, perform, replay });
-  return { toolCatalogue, policies, approvals, recorder, invocationReader, executeService, continueService };
+  const continueService = createContinueService({ clock, invocationQueries, policies, approvals, recorder, catalogue, credentialResolution, perform, replay });
+  return { policies, approvals, recorder, invocationReader, executeService, continueService };
 }
 
 export type ToolServices = ReturnType<typeof createToolServices>;

@@ -73,10 +73,12 @@ export function createUpstreamCall({ upstream }: UpstreamCallDeps) {
         const request = entry.tool.buildRequest(args);
         if (!handedToNetwork) await hooks.beforeSend?.();
         handedToNetwork = true;
-        const response = await upstream.send(provider.apiBaseUrl, {
-          ...request,
-          headers: { ...provider.apiHeaders, ...request.headers, authorization: provider.authorizationHeader(credential) },
-        });
+        const presented = provider.presentCredential(credential);
+        const response = await upstream.send(
+          provider.apiBaseUrl,
+          { ...request, headers: { ...provider.apiHeaders, ...request.headers, ...presented.headers }, query: { ...request.query, ...presented.query } },
+          { guarded: provider.tenantDefined === true },
+        );
         latencyMs += response.latencyMs;
         return response;
       };

@@ -6,7 +6,7 @@
 import { Agent, request } from "undici";
 import type { Clock } from "../clock.js";
 import { parseRetryAfter, type SendResult } from "./retry-policy.js";
-import type { UrlSafety } from "./url-safety.js";
+import type { UrlSafety } from "../shared/url-safety.js";
 
 export type OutboundWebhook = { url: string; headers: Record<string, string>; body: string };
 

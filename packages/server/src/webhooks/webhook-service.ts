@@ -9,7 +9,7 @@ import { secretContext, type DeliveryAttempts } from "./delivery-attempt.js";
 import { toDeliveryView, type DeliveryQueries } from "./delivery-queries.js";
 import { newDelivery } from "./fan-out.js";
 import { displayPrefix, generateSigningSecret } from "./signing.js";
-import type { UrlSafety } from "./url-safety.js";
+import type { UrlSafety } from "../shared/url-safety.js";
 import { encodeEventFilter, toEndpointView, type EndpointPatch, type EndpointRow, type WebhookQueries } from "./webhook-queries.js";
 import type { CreateWebhookInput, DeliveryQueryInput, TestResultView, UpdateWebhookInput, WebhookDeliveryView } from "./webhook-schemas.js";
 

@@ -13,7 +13,7 @@ import { createDeliveryAttempts } from "./delivery-attempt.js";
 import { createDeliveryQueries } from "./delivery-queries.js";
 import { createDeliveryWorker } from "./delivery-worker.js";
 import { createFanOut } from "./fan-out.js";
-import { createUrlSafety, systemResolver, type HostResolver } from "./url-safety.js";
+import { createUrlSafety, systemResolver, type HostResolver } from "../shared/url-safety.js";
 import { createWebhookQueries } from "./webhook-queries.js";
 import { createWebhookSender } from "./webhook-sender.js";
 import { createWebhookService } from "./webhook-service.js";

@@ -9,7 +9,7 @@ import { loadConfig, type Config } from "../../src/config.js";
 import type { App } from "../../src/http/app-type.js";
 import { openRuntime, type Runtime } from "../../src/runtime.js";
 import { formatMasterKey } from "../../src/vault/master-keys.js";
-import type { HostResolver } from "../../src/webhooks/url-safety.js";
+import type { HostResolver } from "../../src/shared/url-safety.js";
 import { createTestDatabase, type DbKind, type TestDatabase } from "./databases.js";
 
 export type TestBroker = {

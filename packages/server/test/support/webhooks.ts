@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
 import type { Clock } from "../../src/clock.js";
 import type { EventType } from "../../src/events/event-outbox.js";
-import type { HostResolver, ResolvedAddress } from "../../src/webhooks/url-safety.js";
+import type { HostResolver, ResolvedAddress } from "../../src/shared/url-safety.js";
 import { startBroker, type TestBroker, type TestTenant } from "./broker.js";
 import type { DbKind } from "./databases.js";
 import { asOperator, call } from "./http.js";

@@ -1,5 +1,5 @@
 /** `chat`: Slack (OAuth v2 with optional token rotation, Web API). */
-import type { ProviderDefinition, ToolDefinition } from "../provider-types.js";
+import { bearer, type ProviderDefinition, type ToolDefinition } from "../provider-types.js";
 import type { UpstreamResponse } from "../upstream-client.js";
 
 // Slack Web API errors come with HTTP 200 and `ok: false`; these mean the token is bad.
@@ -93,7 +93,7 @@ export const chatProvider: ProviderDefinition = {
       request: { method: "POST", path: "", headers: { authorization: `Bearer ${token}` }, form: {} },
     }),
   },
-  authorizationHeader: ({ secret }) => `Bearer ${secret}`,
+  presentCredential: ({ secret }) => bearer(secret),
   async fetchIdentity(_api, tokenResponse) {
     const team = tokenResponse.team as { id?: string; name?: string } | undefined;
     const user = tokenResponse.authed_user as { id?: string } | undefined;

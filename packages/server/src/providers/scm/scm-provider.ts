@@ -1,5 +1,5 @@
 /** `scm`: GitHub (OAuth app / GitHub App user tokens, REST API v3). */
-import type { ProviderDefinition } from "../provider-types.js";
+import { bearer, type ProviderDefinition } from "../provider-types.js";
 import { scmTools } from "./scm-tools.js";
 
 export const GITHUB_API_VERSION = "2022-11-28";
@@ -35,7 +35,7 @@ export const scmProvider: ProviderDefinition = {
       },
     }),
   },
-  authorizationHeader: ({ secret }) => `Bearer ${secret}`,
+  presentCredential: ({ secret }) => bearer(secret),
   async fetchIdentity(api) {
     const response = await api({ method: "GET", path: "/user" });
     const user = response.body as { login?: string; id?: number };

@@ -1,5 +1,5 @@
 /** `tracker`: Linear (OAuth 2 with PKCE, or a personal API key; GraphQL API). */
-import type { ProviderDefinition, ToolDefinition } from "../provider-types.js";
+import { bearer, type ProviderDefinition, type ToolDefinition } from "../provider-types.js";
 import type { UpstreamResponse } from "../upstream-client.js";
 
 const objectOrNull = { type: ["object", "null"] };
@@ -121,7 +121,7 @@ export const trackerProvider: ProviderDefinition = {
     }),
   },
   // Linear takes OAuth tokens as Bearer and personal API keys bare.
-  authorizationHeader: ({ kind, secret }) => (kind === "api_key" ? secret : `Bearer ${secret}`),
+  presentCredential: ({ kind, secret }) => (kind === "api_key" ? { headers: { authorization: secret } } : bearer(secret)),
   async fetchIdentity(api) {
     const response = await api(graphql("query { viewer { id name email } }", {}));
     const viewer = (response.body as GraphQlBody).data?.viewer as { id?: string; name?: string; email?: string } | undefined;

@@ -7,6 +7,7 @@ import * as webhooks from "./0005-webhooks.js";
 import * as billing from "./0006-billing.js";
 import * as endUsers from "./0007-end-users.js";
 import * as oauthApps from "./0008-oauth-apps.js";
+import * as catalogue from "./0009-catalogue.js";
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   "0006-billing": billing,
   "0007-end-users": endUsers,
   "0008-oauth-apps": oauthApps,
+  "0009-catalogue": catalogue,
 };

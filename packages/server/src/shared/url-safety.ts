@@ -1,5 +1,5 @@
 /**
- * Which webhook URLs the broker will call. In production (or whenever
+ * Which URLs the broker will call on a tenant's behalf (webhooks, tenant-defined providers). In production (or whenever
  * BROKER_WEBHOOK_ALLOW_PRIVATE=false) a URL whose host is, or resolves to, an address that
  * ipaddr.js does not classify as ordinary unicast (loopback, private, link-local, metadata,
  * documentation, transition ranges, ...) is refused at registration, and every
@@ -61,29 +61,36 @@ export function isForbiddenAddress(raw: string): boolean {
 
 export type UrlRefusal = "invalid" | "https_required" | "credentials_in_url" | "private_address" | "unresolvable";
 
-const refuse = (reason: UrlRefusal, message: string) => new BrokerError("webhook_url_refused", message, { reason });
 
 /** Thrown from the connect-time lookup; the attempt is reported as refused, nothing is sent. */
 export class AddressRefusedError extends Error {
   readonly code = "ERR_WEBHOOK_ADDRESS_REFUSED";
 }
 
-export type UrlRules = { requireHttps: boolean; allowPrivate: boolean; resolver: HostResolver };
+export type UrlRules = {
+  requireHttps: boolean;
+  allowPrivate: boolean;
+  resolver: HostResolver;
+  /** What the URL is, in refusals ("webhook URL"), and the error code they carry. */
+  subject?: { noun: string; code: "webhook_url_refused" | "invalid_declaration" };
+};
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-export function createUrlSafety({ requireHttps, allowPrivate, resolver }: UrlRules) {
+export function createUrlSafety({ requireHttps, allowPrivate, resolver, subject = { noun: "webhook URL", code: "webhook_url_refused" } }: UrlRules) {
+  const { noun } = subject;
+  const refuse = (reason: UrlRefusal, message: string) => new BrokerError(subject.code, message, { reason });
   function parse(url: string): URL {
     let parsed: URL;
     try {
       parsed = new URL(url);
     } catch {
-      throw refuse("invalid", "the webhook URL is not a valid absolute URL");
+      throw refuse("invalid", `the ${noun} is not a valid absolute URL`);
     }
-    if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw refuse("invalid", "the webhook URL must use https (or http outside production)");
-    if (requireHttps && parsed.protocol !== "https:") throw refuse("https_required", "webhook URLs must use https in production");
-    if (parsed.username || parsed.password) throw refuse("credentials_in_url", "the webhook URL must not carry a user name or password");
-    if (parsed.hash) throw refuse("invalid", "the webhook URL must not have a #fragment");
+    if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw refuse("invalid", `the ${noun} must use https (or http outside production)`);
+    if (requireHttps && parsed.protocol !== "https:") throw refuse("https_required", `the ${noun} must use https in production`);
+    if (parsed.username || parsed.password) throw refuse("credentials_in_url", `the ${noun} must not carry a user name or password`);
+    if (parsed.hash) throw refuse("invalid", `the ${noun} must not have a #fragment`);
     return parsed;
   }
 
@@ -91,19 +98,19 @@ export function createUrlSafety({ requireHttps, allowPrivate, resolver }: UrlRul
 
   async function assertPublicHost(host: string): Promise<void> {
     if (isIP(host)) {
-      if (isForbiddenAddress(host)) throw refuse("private_address", `the webhook host ${host} is not a public address`);
+      if (isForbiddenAddress(host)) throw refuse("private_address", `the ${noun}'s host ${host} is not a public address`);
       return;
     }
-    if (host === "localhost" || host.endsWith(".localhost")) throw refuse("private_address", `the webhook host ${host} is a loopback name`);
+    if (host === "localhost" || host.endsWith(".localhost")) throw refuse("private_address", `the ${noun}'s host ${host} is a loopback name`);
     let addresses: ResolvedAddress[];
     try {
       addresses = await resolver(host);
     } catch {
-      throw refuse("unresolvable", `the webhook host ${host} does not resolve`);
+      throw refuse("unresolvable", `the ${noun}'s host ${host} does not resolve`);
     }
-    if (addresses.length === 0) throw refuse("unresolvable", `the webhook host ${host} does not resolve`);
+    if (addresses.length === 0) throw refuse("unresolvable", `the ${noun}'s host ${host} does not resolve`);
     const forbidden = addresses.find((a) => isForbiddenAddress(a.address));
-    if (forbidden) throw refuse("private_address", `the webhook host ${host} resolves to ${forbidden.address}, which is not a public address`);
+    if (forbidden) throw refuse("private_address", `the ${noun}'s host ${host} resolves to ${forbidden.address}, which is not a public address`);
   }
 
   return {

@@ -1,0 +1,234 @@
+/**
+ * /v1/providers and /v1/providers/{id}/tools: the catalogue a tenant sees and the providers and
+ * tools it declares or imports; GET /v1/catalogue/schema publishes the declaration format.
+ */
+import { Type } from "@sinclair/typebox";
+import type { App } from "../http/app-type.js";
+import { actorOf } from "../http/credentials.js";
+import { errorResponses, StringEnum, Timestamp } from "../http/schemas.js";
+import type { StoredProvider, StoredTool } from "./catalogue-queries.js";
+import type { CatalogueService } from "./catalogue-service.js";
+import { MAX_OPENAPI_DOCUMENT_BYTES } from "./catalogue-service.js";
+import { CATALOGUE_SCHEMA, PROVIDER_ID_PATTERN, TOOL_NAME_PATTERN } from "./declaration-schema.js";
+import type { TenantCatalogue } from "./tenant-catalogue.js";
+
+const CatalogueEnv = StringEnum(["test", "live", "both"] as const, { description: "The env it serves (default both)" });
+const ProviderParams = Type.Object({ id: Type.String({ pattern: PROVIDER_ID_PATTERN, description: "A provider id" }) });
+const ToolParams = Type.Object({ id: Type.String({ pattern: PROVIDER_ID_PATTERN }), name: Type.String({ pattern: TOOL_NAME_PATTERN, description: "`<provider>.<operation>`" }) });
+const Declaration = Type.Object({}, { additionalProperties: true, description: "See GET /v1/catalogue/schema" });
+
+const ProviderView = Type.Object(
+  {
+    id: Type.String(),
+    display_name: Type.String(),
+    source: StringEnum(["built_in", "custom"] as const),
+    env: CatalogueEnv,
+    auth_modes: Type.Array(StringEnum(["oauth2", "api_key"] as const)),
+    declaration: Type.Union([Declaration, Type.Null()], { description: "The tenant's declaration; null for a built-in provider" }),
+    created_at: Type.Union([Timestamp, Type.Null()]),
+    updated_at: Type.Union([Timestamp, Type.Null()]),
+  },
+  { $id: "CatalogueProvider" },
+);
+
+const ToolView = Type.Object(
+  {
+    name: Type.String(),
+    provider: Type.String(),
+    source: StringEnum(["built_in", "declared", "openapi"] as const),
+    env: CatalogueEnv,
+    risk: StringEnum(["low", "high"] as const),
+    side_effect: StringEnum(["read", "write"] as const),
+    declaration: Type.Union([Declaration, Type.Null()], { description: "The tenant's declaration; null for a built-in tool" }),
+    created_at: Type.Union([Timestamp, Type.Null()]),
+    updated_at: Type.Union([Timestamp, Type.Null()]),
+  },
+  { $id: "CatalogueTool" },
+);
+
+const CreateBody = Type.Object({ env: Type.Optional(CatalogueEnv), declaration: Declaration }, { additionalProperties: false });
+const PatchBody = Type.Object(
+  { env: Type.Optional(CatalogueEnv), declaration: Type.Optional(Type.Object({}, { additionalProperties: true, description: "A JSON Merge Patch (RFC 7396) of the declaration" })) },
+  { additionalProperties: false },
+);
+const ImportBody = Type.Object(
+  {
+    document: Type.Union([Type.String({ minLength: 1 }), Type.Object({}, { additionalProperties: true })], { description: "The OpenAPI 3.0/3.1 document: JSON or YAML text, or a JSON object" }),
+    operation_ids: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 1000, description: "Import only these operations" })),
+    env: Type.Optional(CatalogueEnv),
+  },
+  { additionalProperties: false },
+);
+
+const providerView = (p: StoredProvider) => ({
+  id: p.declaration.id,
+  display_name: p.declaration.display_name,
+  source: "custom" as const,
+  env: p.env,
+  auth_modes: [p.declaration.auth.type],
+  declaration: p.declaration,
+  created_at: p.createdAt,
+  updated_at: p.updatedAt,
+});
+
+const toolView = (t: StoredTool) => ({
+  name: t.declaration.name,
+  provider: t.providerId,
+  source: t.source,
+  env: t.env,
+  risk: t.declaration.risk,
+  side_effect: t.declaration.side_effect,
+  declaration: t.declaration,
+  created_at: t.createdAt,
+  updated_at: t.updatedAt,
+});
+
+type Deps = { catalogueService: CatalogueService; catalogue: Pick<TenantCatalogue, "builtIn"> };
+
+export function registerCatalogueRoutes(app: App, { catalogueService: service, catalogue }: Deps) {
+  const tags = ["catalogue"];
+  const admin = { credentials: ["operator" as const], role: "admin" as const };
+  const builtInProviders = () =>
+    catalogue.builtIn.providers.list().map((p) => ({ id: p.id, display_name: p.displayName, source: "built_in" as const, env: "both" as const, auth_modes: p.authModes, declaration: null, created_at: null, updated_at: null }));
+  const builtInTools = (providerId: string) =>
+    catalogue.builtIn.tools
+      .list(providerId)
+      .map((t) => ({ name: t.name, provider: t.provider, source: "built_in" as const, env: "both" as const, risk: t.risk, side_effect: t.side_effect, declaration: null, created_at: null, updated_at: null }));
+
+  app.get(
+    "/v1/catalogue/schema",
+    { schema: { tags, summary: "The JSON Schema of provider and tool declarations", response: { 200: Type.Object({}, { additionalProperties: true }) } } },
+    async () => CATALOGUE_SCHEMA,
+  );
+
+  app.get(
+    "/v1/providers",
+    { config: { credentials: ["operator"] }, schema: { tags, summary: "Built-in providers and the tenant's own", response: { 200: Type.Object({ data: Type.Array(ProviderView) }), ...errorResponses(401) } } },
+    async (request) => ({ data: [...builtInProviders(), ...(await service.listProviders(request.credential.tenantId)).map(providerView)] }),
+  );
+
+  app.post(
+    "/v1/providers",
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: "Declare a provider for this tenant",
+        description:
+          "422 invalid_declaration names the path of the fault (details.path), including an id that is a built-in provider's and a URL the broker will not call " +
+          "(in production: https only, no private or special-purpose addresses, checked again on every connection). 409 conflict: the tenant already has this id.",
+        body: CreateBody,
+        response: { 201: ProviderView, ...errorResponses(400, 401, 403, 409, 415, 422) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(providerView(await service.createProvider(request.credential.tenantId, request.body, actorOf(request.credential)))),
+  );
+
+  app.get(
+    "/v1/providers/:id",
+    { config: { credentials: ["operator"] }, schema: { tags, summary: "One of the tenant's own providers", params: ProviderParams, response: { 200: ProviderView, ...errorResponses(400, 401, 403, 404) } } },
+    async (request) => providerView(await service.getProvider(request.credential.tenantId, request.params.id)),
+  );
+
+  app.patch(
+    "/v1/providers/:id",
+    {
+      config: admin,
+      schema: { tags, summary: "Change a provider (JSON Merge Patch of its declaration)", description: "403 forbidden for a built-in provider.", params: ProviderParams, body: PatchBody, response: { 200: ProviderView, ...errorResponses(400, 401, 403, 404, 415, 422) } },
+    },
+    async (request) => providerView(await service.patchProvider(request.credential.tenantId, request.params.id, request.body, actorOf(request.credential))),
+  );
+
+  app.delete(
+    "/v1/providers/:id",
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: "Remove a provider and its tools",
+        description: "Its connections stay (revoke them with DELETE /v1/connections/{id}) but no tool uses them any more. 403 forbidden for a built-in provider.",
+        params: ProviderParams,
+        response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await service.deleteProvider(request.credential.tenantId, request.params.id, actorOf(request.credential));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    "/v1/providers/:id/tools",
+    { config: { credentials: ["operator"] }, schema: { tags, summary: "A provider's built-in tools and the tenant's own", params: ProviderParams, response: { 200: Type.Object({ data: Type.Array(ToolView) }), ...errorResponses(400, 401, 404) } } },
+    async (request) => ({ data: [...builtInTools(request.params.id), ...(await service.listTools(request.credential.tenantId, request.params.id)).map(toolView)] }),
+  );
+
+  app.post(
+    "/v1/providers/:id/tools",
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: "Declare a tool under a provider (built-in or the tenant's own)",
+        description: "422 invalid_declaration names the path of the fault. 409 conflict: the name is taken (by a built-in tool or one of the tenant's).",
+        params: ProviderParams,
+        body: CreateBody,
+        response: { 201: ToolView, ...errorResponses(400, 401, 403, 404, 409, 415, 422) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(toolView(await service.createTool(request.credential.tenantId, request.params.id, request.body, actorOf(request.credential)))),
+  );
+
+  app.post(
+    "/v1/providers/:id/tools/import",
+    {
+      config: admin,
+      bodyLimit: MAX_OPENAPI_DOCUMENT_BYTES * 2,
+      schema: {
+        tags,
+        summary: "Import tools from an OpenAPI 3.0/3.1 document",
+        description:
+          `The document is at most ${MAX_OPENAPI_DOCUMENT_BYTES} bytes; local $refs are resolved, remote ones never fetched. GET operations become read tools of low risk; ` +
+          "POST, PUT, PATCH and DELETE become write tools of high risk (so they need approval by default; PATCH the tool to change it). Arguments come from the path, " +
+          "query and header parameters and a JSON request body (argument `body`). `dry_run=true` answers what would be created and stores nothing. " +
+          "All or nothing: 409 conflict when a name is taken, 422 invalid_declaration when the document cannot be imported. `skipped` lists operations left out and why.",
+        params: ProviderParams,
+        querystring: Type.Object({ dry_run: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+        body: ImportBody,
+        response: {
+          200: Type.Object({ dry_run: Type.Boolean(), data: Type.Array(ToolView), skipped: Type.Array(Type.Object({ operation: Type.String(), reason: Type.String() })) }),
+          ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422),
+        },
+      },
+    },
+    async (request) => {
+      const dryRun = request.query.dry_run === true;
+      const { tools, skipped } = await service.importOpenApi(request.credential.tenantId, request.params.id, request.body, { dryRun, actor: actorOf(request.credential) });
+      return { dry_run: dryRun, data: tools.map(toolView), skipped };
+    },
+  );
+
+  app.get(
+    "/v1/providers/:id/tools/:name",
+    { config: { credentials: ["operator"] }, schema: { tags, summary: "One of the tenant's own tools", params: ToolParams, response: { 200: ToolView, ...errorResponses(400, 401, 403, 404) } } },
+    async (request) => toolView(await service.getTool(request.credential.tenantId, request.params.id, request.params.name)),
+  );
+
+  app.patch(
+    "/v1/providers/:id/tools/:name",
+    {
+      config: admin,
+      schema: { tags, summary: "Change a tool (JSON Merge Patch of its declaration), e.g. its risk", description: "403 forbidden for a built-in tool.", params: ToolParams, body: PatchBody, response: { 200: ToolView, ...errorResponses(400, 401, 403, 404, 415, 422) } },
+    },
+    async (request) => toolView(await service.patchTool(request.credential.tenantId, request.params.id, request.params.name, request.body, actorOf(request.credential))),
+  );
+
+  app.delete(
+    "/v1/providers/:id/tools/:name",
+    { config: admin, schema: { tags, summary: "Remove one of the tenant's tools", params: ToolParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404) } } },
+    async (request, reply) => {
+      await service.deleteTool(request.credential.tenantId, request.params.id, request.params.name, actorOf(request.credential));
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,190 @@
+/**
+ * Tenant-defined providers and tools: declared by hand or imported from an OpenAPI document,
+ * checked before they are stored, audited, and visible to the tenant's callers at once on this
+ * instance (within 2 s on others). Built-in providers and tools are listed alongside but cannot
+ * be changed; a tenant's ids and names never shadow them.
+ */
+import { randomUUID } from "node:crypto";
+import type { AuditActor, AuditLog } from "../audit/audit-log.js";
+import type { Clock } from "../clock.js";
+import { BrokerError, notFound } from "../errors.js";
+import type { Store, Tx } from "../store/database.js";
+import type { CatalogueEnv, CatalogueQueries, StoredProvider, StoredTool, ToolSource } from "./catalogue-queries.js";
+import type { ProviderDeclaration, ToolDeclaration } from "./declaration-schema.js";
+import type { createDeclarationChecks } from "./declaration-checks.js";
+import { invalidDeclaration } from "./declaration-checks.js";
+import { mergePatch } from "./merge-patch.js";
+import { OpenApiImportError, toolsFromOpenApi } from "./openapi-import.js";
+import type { TenantCatalogue } from "./tenant-catalogue.js";
+
+export type ProviderInput = { env?: CatalogueEnv | undefined; declaration: unknown };
+export type ProviderPatch = { env?: CatalogueEnv | undefined; declaration?: Record<string, unknown> | undefined };
+export type ImportInput = { document: unknown; operation_ids?: string[] | undefined; env?: CatalogueEnv | undefined };
+
+export const MAX_OPENAPI_DOCUMENT_BYTES = 2 * 1024 * 1024;
+
+type CatalogueServiceDeps = {
+  store: Pick<Store, "db">;
+  queries: CatalogueQueries;
+  checks: ReturnType<typeof createDeclarationChecks>;
+  catalogue: Pick<TenantCatalogue, "builtIn" | "invalidate">;
+  audit: Pick<AuditLog, "appendIn">;
+  clock: Clock;
+};
+
+const isUniqueViolation = (error: unknown) => ["23505", "SQLITE_CONSTRAINT_UNIQUE"].includes(String((error as { code?: unknown } | null)?.code));
+
+export function createCatalogueService({ store, queries, checks, catalogue, audit, clock }: CatalogueServiceDeps) {
+  const builtInProvider = (id: string) => catalogue.builtIn.providers.has(id);
+  const builtInTool = (name: string) => catalogue.builtIn.tools.has(name);
+  const now = () => clock.now().toISOString();
+
+  async function ownProvider(tenantId: string, providerId: string): Promise<StoredProvider> {
+    if (builtInProvider(providerId)) throw new BrokerError("forbidden", `provider "${providerId}" is built in: it cannot be changed or removed`);
+    const provider = await queries.findProvider(tenantId, providerId);
+    if (!provider) throw notFound(`provider "${providerId}"`);
+    return provider;
+  }
+
+  /** A provider tools may be declared under: a built-in one, or the tenant's own. */
+  async function requireToolProvider(tenantId: string, providerId: string) {
+    if (!builtInProvider(providerId) && !(await queries.findProvider(tenantId, providerId))) throw notFound(`provider "${providerId}"`);
+  }
+
+  async function ownTool(tenantId: string, providerId: string, name: string): Promise<StoredTool> {
+    if (builtInTool(name)) throw new BrokerError("forbidden", `tool "${name}" is built in: it cannot be changed or removed`);
+    const tool = await queries.findTool(tenantId, name);
+    if (!tool || tool.providerId !== providerId) throw notFound(`tool "${name}" of provider "${providerId}"`);
+    return tool;
+  }
+
+  /** Writes inside one transaction with its audit event; a name taken meanwhile is a 409. */
+  async function write(tenantId: string, work: (trx: Tx) => Promise<void>, taken: string) {
+    try {
+      await store.db.transaction().execute(work);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new BrokerError("conflict", `${taken} already exists`);
+      throw error;
+    } finally {
+      catalogue.invalidate(tenantId);
+    }
+  }
+
+  function newTools(tenantId: string, providerId: string, declarations: ToolDeclaration[], env: CatalogueEnv, source: ToolSource): StoredTool[] {
+    const at = now();
+    return declarations.map((declaration) => ({ id: randomUUID(), tenantId, providerId, env, source, declaration, createdAt: at, updatedAt: at }));
+  }
+
+  async function refuseTakenNames(tenantId: string, names: string[]) {
+    const taken = [...names.filter(builtInTool), ...(await queries.existingToolNames(tenantId, names))];
+    if (taken.length) throw new BrokerError("conflict", `tool ${taken.map((n) => `"${n}"`).join(", ")} already exists`, { names: taken });
+  }
+
+  return {
+    listProviders: (tenantId: string) => queries.listProviders(tenantId),
+    getProvider: ownProvider,
+
+    async createProvider(tenantId: string, input: ProviderInput, actor: AuditActor): Promise<StoredProvider> {
+      const declaration = await checks.provider(input.declaration);
+      if (builtInProvider(declaration.id)) throw invalidDeclaration([{ field: "/id", message: `"${declaration.id}" is a built-in provider; choose another id` }], "provider");
+      const at = now();
+      const provider: StoredProvider = { id: randomUUID(), tenantId, env: input.env ?? "both", declaration, createdAt: at, updatedAt: at };
+      await write(tenantId, async (trx) => {
+        await queries.insertProvider(provider, trx);
+        await audit.appendIn(trx, { tenantId, actor, action: "provider.created", target: { type: "provider", id: declaration.id }, data: { env: provider.env, auth: declaration.auth.type, api_base_url: declaration.api_base_url } });
+      }, `provider "${declaration.id}"`);
+      return provider;
+    },
+
+    async patchProvider(tenantId: string, providerId: string, patch: ProviderPatch, actor: AuditActor): Promise<StoredProvider> {
+      const existing = await ownProvider(tenantId, providerId);
+      const declaration = await checks.provider(patch.declaration ? mergePatch(existing.declaration, patch.declaration) : existing.declaration);
+      if (declaration.id !== providerId) throw invalidDeclaration([{ field: "/id", message: "cannot change; declare a new provider instead" }], "provider");
+      const updated: StoredProvider = { ...existing, env: patch.env ?? existing.env, declaration, updatedAt: now() };
+      await write(tenantId, async (trx) => {
+        await queries.updateProvider(updated, trx);
+        await audit.appendIn(trx, { tenantId, actor, action: "provider.updated", target: { type: "provider", id: providerId }, data: { env: updated.env, fields: Object.keys(patch.declaration ?? {}) } });
+      }, `provider "${providerId}"`);
+      return updated;
+    },
+
+    async deleteProvider(tenantId: string, providerId: string, actor: AuditActor): Promise<void> {
+      await ownProvider(tenantId, providerId);
+      await write(tenantId, async (trx) => {
+        await queries.deleteProvider(tenantId, providerId, trx);
+        await audit.appendIn(trx, { tenantId, actor, action: "provider.deleted", target: { type: "provider", id: providerId } });
+      }, `provider "${providerId}"`);
+    },
+
+    async listTools(tenantId: string, providerId: string): Promise<StoredTool[]> {
+      await requireToolProvider(tenantId, providerId);
+      return queries.listTools(tenantId, providerId);
+    },
+    getTool: ownTool,
+
+    async createTool(tenantId: string, providerId: string, input: ProviderInput, actor: AuditActor): Promise<StoredTool> {
+      await requireToolProvider(tenantId, providerId);
+      const declaration = checks.tool(input.declaration, providerId);
+      await refuseTakenNames(tenantId, [declaration.name]);
+      const [tool] = newTools(tenantId, providerId, [declaration], input.env ?? "both", "declared");
+      await write(tenantId, async (trx) => {
+        await queries.insertTools([tool!], trx);
+        await audit.appendIn(trx, { tenantId, actor, action: "tool.created", target: { type: "tool", id: declaration.name }, data: { provider: providerId, env: tool!.env, risk: declaration.risk } });
+      }, `tool "${declaration.name}"`);
+      return tool!;
+    },
+
+    async patchTool(tenantId: string, providerId: string, name: string, patch: ProviderPatch, actor: AuditActor): Promise<StoredTool> {
+      const existing = await ownTool(tenantId, providerId, name);
+      const declaration = checks.tool(patch.declaration ? mergePatch(existing.declaration, patch.declaration) : existing.declaration, providerId);
+      if (declaration.name !== name) throw invalidDeclaration([{ field: "/name", message: "cannot change; declare a new tool instead" }], "tool");
+      const updated: StoredTool = { ...existing, env: patch.env ?? existing.env, declaration, updatedAt: now() };
+      await write(tenantId, async (trx) => {
+        await queries.updateTool(updated, trx);
+        await audit.appendIn(trx, { tenantId, actor, action: "tool.updated", target: { type: "tool", id: name }, data: { provider: providerId, env: updated.env, fields: Object.keys(patch.declaration ?? {}), risk: declaration.risk } });
+      }, `tool "${name}"`);
+      return updated;
+    },
+
+    async deleteTool(tenantId: string, providerId: string, name: string, actor: AuditActor): Promise<void> {
+      await ownTool(tenantId, providerId, name);
+      await write(tenantId, async (trx) => {
+        await queries.deleteTool(tenantId, name, trx);
+        await audit.appendIn(trx, { tenantId, actor, action: "tool.deleted", target: { type: "tool", id: name }, data: { provider: providerId } });
+      }, `tool "${name}"`);
+    },
+
+    /** All or nothing: every imported tool is checked like a declared one before any is stored. */
+    async importOpenApi(tenantId: string, providerId: string, input: ImportInput, options: { dryRun: boolean; actor: AuditActor }) {
+      await requireToolProvider(tenantId, providerId);
+      const size = typeof input.document === "string" ? Buffer.byteLength(input.document) : Buffer.byteLength(JSON.stringify(input.document));
+      if (size > MAX_OPENAPI_DOCUMENT_BYTES) throw new BrokerError("payload_too_large", `the OpenAPI document is ${size} bytes; at most ${MAX_OPENAPI_DOCUMENT_BYTES} are imported`);
+      let imported: Awaited<ReturnType<typeof toolsFromOpenApi>>;
+      try {
+        imported = await toolsFromOpenApi(input.document as string | Record<string, unknown>, { providerId, ...(input.operation_ids ? { operationIds: input.operation_ids } : {}) });
+      } catch (error) {
+        if (error instanceof OpenApiImportError) throw new BrokerError("invalid_declaration", `the OpenAPI document cannot be imported: ${error.message}`, { path: `/document${error.path ?? ""}` });
+        throw error;
+      }
+      const declarations = imported.tools.map((tool, index) => {
+        try {
+          return checks.tool(tool, providerId);
+        } catch (error) {
+          if (error instanceof BrokerError && error.code === "invalid_declaration") throw new BrokerError("invalid_declaration", `imported tool ${tool.name}: ${error.message}`, { ...error.details, tool: tool.name, index });
+          throw error;
+        }
+      });
+      await refuseTakenNames(tenantId, declarations.map((d) => d.name));
+      const tools = newTools(tenantId, providerId, declarations, input.env ?? "both", "openapi");
+      if (!options.dryRun && tools.length) {
+        await write(tenantId, async (trx) => {
+          await queries.insertTools(tools, trx);
+          await audit.appendIn(trx, { tenantId, actor: options.actor, action: "tools.imported", target: { type: "provider", id: providerId }, data: { tools: tools.map((t) => t.declaration.name), env: input.env ?? "both" } });
+        }, "an imported tool");
+      }
+      return { tools, skipped: imported.skipped };
+    },
+  };
+}
+
+export type CatalogueService = ReturnType<typeof createCatalogueService>;

@@ -1,0 +1,123 @@
+/**
+ * The published JSON Schema of provider and tool declarations: what a tenant sends to
+ * `POST /v1/providers` and `POST /v1/providers/{id}/tools`, what `GET /v1/catalogue/schema`
+ * serves, and what the built-in catalogue is checked against. TypeBox gives the schema and the
+ * TypeScript types from one source.
+ */
+import { Type, type Static } from "@sinclair/typebox";
+import { StringEnum } from "../http/schemas.js";
+
+export const PROVIDER_ID_PATTERN = "^[a-z][a-z0-9_-]{1,39}$";
+export const OPERATION_PATTERN = "[a-z][a-z0-9_]{0,63}";
+export const TOOL_NAME_PATTERN = `^[a-z][a-z0-9_-]{1,39}\\.${OPERATION_PATTERN}$`;
+/** A JSON pointer (RFC 6901): empty for the whole document, or `/`-separated tokens. */
+const JSON_POINTER = "^(/([^~/]|~[01])*)*$";
+/** Header names as HTTP allows them (RFC 9110 token characters). */
+const HEADER_NAME = "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$";
+
+const Pointer = Type.String({ pattern: JSON_POINTER, maxLength: 500, description: "A JSON pointer, e.g. /data/items" });
+const HttpsUrl = Type.String({ minLength: 8, maxLength: 2000, description: "An absolute https URL (http only where the broker allows private addresses)" });
+const Template = Type.String({
+  maxLength: 2000,
+  description: "Text with `{argument}` placeholders. A value that is exactly one placeholder keeps the argument's JSON type; a missing argument leaves the entry out.",
+});
+const ArgumentName = Type.String({ pattern: "^[A-Za-z_][A-Za-z0-9_-]{0,99}$" });
+
+export const OAuth2Auth = Type.Object(
+  {
+    type: Type.Literal("oauth2"),
+    authorize_url: HttpsUrl,
+    token_url: HttpsUrl,
+    revocation_url: Type.Optional(HttpsUrl),
+    scopes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200, pattern: "^[\\x21-\\x7e]+$" }), { maxItems: 100, description: "Scopes asked for by default" })),
+    scope_separator: Type.Optional(StringEnum([" ", ","] as const, { description: "How scopes are joined in the authorize URL (default a space)" })),
+    pkce: Type.Optional(Type.Boolean({ description: "Send a PKCE S256 challenge (default true)" })),
+    authorize_params: Type.Optional(
+      Type.Record(Type.String({ pattern: "^[A-Za-z0-9_.-]{1,100}$" }), Type.String({ maxLength: 500 }), { description: "Extra authorize URL parameters, e.g. {\"prompt\": \"consent\"}" }),
+    ),
+    refresh: Type.Optional(StringEnum(["refresh_token", "none"] as const, { description: "refresh_token (default): expired tokens are refreshed; none: the provider's tokens do not expire" })),
+  },
+  { additionalProperties: false },
+);
+
+export const ApiKeyAuth = Type.Object(
+  {
+    type: Type.Literal("api_key"),
+    in: StringEnum(["header", "query"] as const, { description: "Where the key travels" }),
+    name: Type.String({ minLength: 1, maxLength: 100, pattern: "^[A-Za-z0-9_.-]+$", description: "The header or query parameter name, e.g. Authorization or api_key" }),
+    prefix: Type.Optional(Type.String({ maxLength: 50, pattern: "^[\\x20-\\x7e]*$", description: "Put before the key, e.g. \"Bearer \"" })),
+  },
+  { additionalProperties: false },
+);
+
+export const ProviderDeclaration = Type.Object(
+  {
+    id: Type.String({ pattern: PROVIDER_ID_PATTERN, description: "Lower-case id; tools are named `<id>.<operation>`" }),
+    display_name: Type.String({ minLength: 1, maxLength: 100, pattern: "^[^\\u0000-\\u001F\\u007F]+$" }),
+    api_base_url: HttpsUrl,
+    auth: Type.Unsafe<Static<typeof OAuth2Auth> | Static<typeof ApiKeyAuth>>({ oneOf: [OAuth2Auth, ApiKeyAuth], discriminator: { propertyName: "type" }, description: "oauth2 (authorization code with PKCE) or api_key" }),
+    default_headers: Type.Optional(Type.Record(Type.String({ pattern: HEADER_NAME }), Type.String({ maxLength: 1000, pattern: "^[\\x20-\\x7e]*$" }), { description: "Headers every call carries" })),
+    case_insensitive_arguments: Type.Optional(Type.Array(ArgumentName, { maxItems: 50, description: "Argument names the API compares without case; policy conditions on them ignore case too" })),
+    identity: Type.Optional(
+      Type.Object(
+        {
+          path: Type.String({ minLength: 1, maxLength: 500, pattern: "^/", description: "GET this path with the new token to learn who connected" }),
+          account_id: Pointer,
+          display_name: Type.Optional(Pointer),
+        },
+        { additionalProperties: false, description: "How a new OAuth connection learns its account (without it the connection's account is the provider's display name)" },
+      ),
+    ),
+  },
+  { additionalProperties: false, $id: "ProviderDeclaration", title: "Provider declaration" },
+);
+
+export const ToolRequest = Type.Object(
+  {
+    method: StringEnum(["GET", "POST", "PUT", "PATCH", "DELETE"] as const),
+    path: Type.String({ minLength: 1, maxLength: 1000, pattern: "^/", description: "Relative to the API base URL; `{argument}` placeholders are percent-encoded" }),
+    query: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 100 }), Template)),
+    headers: Type.Optional(Type.Record(Type.String({ pattern: HEADER_NAME }), Template)),
+    body: Type.Optional(Type.Unknown({ description: "JSON sent as the body; strings in it are templates (\"{body}\" sends the argument `body` as it is)" })),
+    body_encoding: Type.Optional(StringEnum(["json", "form"] as const, { description: "json (default) or application/x-www-form-urlencoded" })),
+  },
+  { additionalProperties: false },
+);
+
+export const ToolResponse = Type.Object(
+  {
+    root: Type.Optional(Pointer),
+    fields: Type.Optional(
+      Type.Record(Type.String({ minLength: 1, maxLength: 100 }), Pointer, {
+        description: "Output field → pointer into the root (applied to each element when the root is an array); without it the whole root is returned",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ToolDeclaration = Type.Object(
+  {
+    name: Type.String({ pattern: TOOL_NAME_PATTERN, description: "`<provider>.<operation>`" }),
+    description: Type.String({ minLength: 1, maxLength: 4000 }),
+    arguments_schema: Type.Object({}, { additionalProperties: true, description: "JSON Schema of the arguments (type object)" }),
+    risk: StringEnum(["low", "high"] as const, { description: "high needs a person's approval unless policy says otherwise" }),
+    side_effect: StringEnum(["read", "write"] as const),
+    destructive: Type.Optional(Type.Boolean()),
+    case_insensitive_arguments: Type.Optional(Type.Array(ArgumentName, { maxItems: 50 })),
+    request: ToolRequest,
+    response: Type.Optional(ToolResponse),
+  },
+  { additionalProperties: false, $id: "ToolDeclaration", title: "Tool declaration" },
+);
+
+export type ProviderDeclaration = Static<typeof ProviderDeclaration>;
+export type ToolDeclaration = Static<typeof ToolDeclaration>;
+export type ToolRequestDeclaration = Static<typeof ToolRequest>;
+
+/** The document served at GET /v1/catalogue/schema. */
+export const CATALOGUE_SCHEMA = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  title: "Toolbroker catalogue declarations",
+  $defs: { ProviderDeclaration, ToolDeclaration },
+} as const;

@@ -1,0 +1,129 @@
+/**
+ * A tool declaration turned into what the execute pipeline runs: the request built from the
+ * arguments by template, and the response picked by JSON pointers. The same code serves every
+ * tenant-defined and imported tool, so what a tenant declares cannot reach anything but its
+ * provider's base URL (the upstream client confines every path to it).
+ */
+import type { ToolDefinition } from "../providers/provider-types.js";
+import type { UpstreamRequest, UpstreamResponse } from "../providers/upstream-client.js";
+import type { ToolDeclaration } from "./declaration-schema.js";
+
+const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_-]{0,99})\}/g;
+const WHOLE_PLACEHOLDER = /^\{([A-Za-z_][A-Za-z0-9_-]{0,99})\}$/;
+
+/** A value left out of the request because an argument it names was not given. */
+const ABSENT = Symbol("absent");
+
+type Args = Record<string, unknown>;
+
+const asText = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
+
+/** The argument names a template mentions. */
+export function placeholdersOf(template: string): string[] {
+  return [...template.matchAll(PLACEHOLDER)].map((match) => match[1]!);
+}
+
+/** `"{x}"` is the argument itself; any other text has each placeholder replaced by its text. */
+function fillTemplate(template: string, args: Args, encode: (text: string) => string = (text) => text): unknown {
+  const whole = WHOLE_PLACEHOLDER.exec(template);
+  if (whole) return args[whole[1]!] === undefined ? ABSENT : args[whole[1]!];
+  let absent = false;
+  const text = template.replace(PLACEHOLDER, (_, name: string) => {
+    if (args[name] === undefined) absent = true;
+    return encode(asText(args[name]));
+  });
+  return absent ? ABSENT : text;
+}
+
+/** Fills every string of a JSON body template; entries whose argument is missing are left out. */
+function fillBody(template: unknown, args: Args): unknown {
+  if (typeof template === "string") return fillTemplate(template, args);
+  if (Array.isArray(template)) return template.map((item) => fillBody(item, args)).filter((item) => item !== ABSENT);
+  if (template && typeof template === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(template)) {
+      const filled = fillBody(value, args);
+      if (filled !== ABSENT) out[key] = filled;
+    }
+    return out;
+  }
+  return template;
+}
+
+function fillMap(templates: Record<string, string> | undefined, args: Args): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, template] of Object.entries(templates ?? {})) {
+    const filled = fillTemplate(template, args);
+    if (filled !== ABSENT) out[name] = asText(filled);
+  }
+  return out;
+}
+
+export function buildDeclaredRequest(request: ToolDeclaration["request"], args: Args): UpstreamRequest {
+  // Path placeholders are required arguments (checked when the tool is declared); each is one
+  // percent-encoded segment, so an argument cannot add path segments or a query.
+  const path = request.path.replace(PLACEHOLDER, (_, name: string) => encodeURIComponent(asText(args[name] ?? "")));
+  const built: UpstreamRequest = { method: request.method, path };
+  const query = fillMap(request.query, args);
+  if (Object.keys(query).length) built.query = query;
+  const headers = fillMap(request.headers, args);
+  if (Object.keys(headers).length) built.headers = headers;
+  if (request.body !== undefined) {
+    const body = fillBody(request.body, args);
+    if (body !== ABSENT) {
+      // A form body is an object (checked when the tool is declared); each field is sent as text.
+      if (request.body_encoding === "form") built.form = Object.fromEntries(Object.entries(body as Args).map(([key, value]) => [key, asText(value)]));
+      else built.body = body;
+    }
+  }
+  return built;
+}
+
+/** RFC 6901: the value a pointer names, or undefined when it names nothing. */
+export function resolvePointer(document: unknown, pointer: string): unknown {
+  if (pointer === "") return document;
+  let current = document;
+  for (const raw of pointer.slice(1).split("/")) {
+    const token = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(current) && /^(0|[1-9]\d*)$/.test(token)) current = current[Number(token)];
+    else if (current && typeof current === "object" && Object.hasOwn(current, token)) current = (current as Record<string, unknown>)[token];
+    else return undefined;
+  }
+  return current;
+}
+
+export function mapDeclaredResponse(response: ToolDeclaration["response"], body: unknown): unknown {
+  const root = resolvePointer(body, response?.root ?? "");
+  const fields = response?.fields;
+  if (!fields) return root ?? null;
+  const pick = (item: unknown) => {
+    const out: Record<string, unknown> = {};
+    for (const [name, pointer] of Object.entries(fields)) {
+      const value = resolvePointer(item, pointer);
+      if (value !== undefined) out[name] = value;
+    }
+    return out;
+  };
+  return Array.isArray(root) ? root.map(pick) : pick(root);
+}
+
+/** The pointers of the fields a vendor compares without case, from the tool's and its provider's names. */
+const caseInsensitivePointers = (names: readonly string[]) => [...new Set(names)].map((name) => `/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+
+export function toolFromDeclaration(declaration: ToolDeclaration, provider: { authModes: ToolDefinition["authModes"]; caseInsensitiveArguments?: readonly string[] }): ToolDefinition {
+  const insensitive = [...(provider.caseInsensitiveArguments ?? []), ...(declaration.case_insensitive_arguments ?? [])];
+  return {
+    name: declaration.name,
+    description: declaration.description,
+    argumentsSchema: declaration.arguments_schema,
+    risk: declaration.risk,
+    sideEffect: declaration.side_effect,
+    ...(declaration.destructive !== undefined ? { destructive: declaration.destructive } : {}),
+    authModes: provider.authModes,
+    ...(insensitive.length ? { caseInsensitiveArguments: caseInsensitivePointers(insensitive) } : {}),
+    buildRequest: (args) => buildDeclaredRequest(declaration.request, args),
+    // A declared tool takes whatever JSON its API answers; the mapping picks what it names.
+    responseSchema: {},
+    mapResponse: (response: UpstreamResponse) => mapDeclaredResponse(declaration.response, response.body),
+  };
+}

@@ -19,7 +19,7 @@ import {
 } from "../src/adapters.js";
 import { GEMINI_KEYWORDS, OPENAI_STRICT_KEYWORDS } from "../src/model-schemas.js";
 import { AgentClient, type Tool } from "../src/index.js";
-import { startTestBed, type ClientTestBed } from "./support/broker-setup.js";
+import { importTenantTools, startTestBed, type ClientTestBed } from "./support/broker-setup.js";
 
 const NAME = { type: "string", pattern: "^[a-zA-Z0-9_-]{1,64}$" };
 const OBJECT_SCHEMA = { type: "object", required: ["type"], properties: { type: { const: "object" }, properties: { type: "object" }, required: { type: "array", items: { type: "string" } } } };
@@ -101,6 +101,7 @@ describe("tool-definition adapters", () => {
 
   beforeAll(async () => {
     bed = await startTestBed();
+    await importTenantTools(bed);
     client = new AgentClient({ baseUrl: bed.broker.url, token: await bed.mintToken() });
     tools = await client.listTools();
   });
@@ -108,6 +109,8 @@ describe("tool-definition adapters", () => {
 
   it("names every catalogue tool in the characters model APIs allow, reversibly", () => {
     expect(tools.length).toBeGreaterThan(5);
+    // The catalogue under test holds the tenant's imported tools as well as the built-in ones.
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["tasks.list_tasks", "tasks.create_task", "tasks.update_task"]));
     for (const tool of tools) {
       const name = modelToolName(tool.name);
       expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);

@@ -11,6 +11,7 @@ import { describeEachDatabase } from "./support/databases.js";
 import { expectError } from "./support/expect.js";
 import { startFakeTasks, type FakeTasks } from "./support/fake-tasks.js";
 import { asOperator, call, findSecret, mintBrokerToken } from "./support/http.js";
+import { connectModernClient, type ToolCallResult } from "./support/mcp-clients.js";
 import { execute } from "./support/tool-execution.js";
 import { startProductionBroker, tableResolver } from "./support/webhooks.js";
 
@@ -88,6 +89,29 @@ describeEachDatabase("tenant-defined providers and tools", (kind) => {
     const usage = await call(broker, "GET", "/v1/usage", asOperator(acme));
     expect(JSON.stringify(usage.body)).toContain("tasks.get_task");
     expect(findSecret(broker, API_KEY)).toEqual([]);
+  });
+
+  it("refuses path arguments that would step out of the declared path, without calling the API", async () => {
+    const token = await mintBrokerToken(broker, acme);
+    const sent = tasks.stats.requests.length;
+    for (const id of ["..", "."]) {
+      const refused = await execute(broker, token, { tool_name: "tasks.get_task", arguments: { id } });
+      expectError(refused, 422, "invalid_tool_args");
+    }
+    expect(tasks.stats.requests.length).toBe(sent);
+  });
+
+  it("lists a tenant's tool over MCP to that tenant only, and calls it there", async () => {
+    const { client } = await connectModernClient(`${broker.url}/mcp`, await mintBrokerToken(broker, acme));
+    const { tools: listed } = await client.listTools();
+    expect(listed.find((tool) => tool.name === "tasks.get_task")).toMatchObject({ title: "Tasks: Get task", annotations: { readOnlyHint: true } });
+    const called = (await client.callTool({ name: "tasks.get_task", arguments: { id: "task-1" } })) as ToolCallResult;
+    expect(called.isError, JSON.stringify(called)).toBeFalsy();
+    expect(called.structuredContent).toMatchObject({ task_id: "task-1" });
+    await client.close();
+    const { client: other } = await connectModernClient(`${broker.url}/mcp`, await mintBrokerToken(broker, globex));
+    expect((await other.listTools()).tools.map((tool) => tool.name)).not.toContain("tasks.get_task");
+    await other.close();
   });
 
   it("hides one tenant's providers and tools from another, which can neither list nor call them", async () => {

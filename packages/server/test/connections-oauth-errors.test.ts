@@ -163,7 +163,7 @@ describeEachDatabase("OAuth connect failures", (kind) => {
         await misconfigured.close();
       }
     }
-  });
+  }, 90_000); // three brokers started one after another
 });
 
 describeEachDatabase("providers without an OAuth client", (kind) => {

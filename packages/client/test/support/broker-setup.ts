@@ -2,6 +2,7 @@
  * A real broker (the server's own test harness) pointed at the fake GitHub, with a tenant, a
  * connected `scm` account and helpers for what an operator does: policy and approval decisions.
  */
+import { readFileSync } from "node:fs";
 import type { ManualClock } from "../../../server/src/clock.js";
 import { createTenant, startBroker, type TestBroker, type TestTenant } from "../../../server/test/support/broker.js";
 import { connectAccount } from "../../../server/test/support/connect.js";
@@ -69,3 +70,16 @@ export async function decideWhenPending(bed: ClientTestBed, decision: "approve" 
 /** GitHub API calls the broker made for a method and path, e.g. DELETE /repos/octocat/hello-world. */
 export const upstreamCalls = (bed: ClientTestBed, method: string, path: string) =>
   bed.fakes.github.stats.apiCalls.filter((recorded) => recorded.method === method && recorded.path === path).length;
+
+/**
+ * Declares a tenant-defined `tasks` provider and imports the fake tasks API's OpenAPI document
+ * into it, so adapter tests cover imported tools too. The base URL is never called.
+ */
+export async function importTenantTools(bed: Pick<ClientTestBed, "broker" | "tenant">) {
+  const document = readFileSync(new URL("../../../server/test/support/fake-tasks-openapi.yaml", import.meta.url), "utf8");
+  const declaration = { id: "tasks", display_name: "Tasks", api_base_url: "http://127.0.0.1:9/api", auth: { type: "api_key", in: "header", name: "X-Api-Key" } };
+  const provider = await call(bed.broker, "POST", "/v1/providers", { ...asOperator(bed.tenant), body: { declaration } });
+  if (provider.status !== 201) throw new Error(`provider not declared: ${provider.status} ${provider.text}`);
+  const imported = await call(bed.broker, "POST", "/v1/providers/tasks/tools/import", { ...asOperator(bed.tenant), body: { document } });
+  if (imported.status !== 200) throw new Error(`import failed: ${imported.status} ${imported.text}`);
+}

@@ -88,12 +88,10 @@ type Deps = { catalogueService: CatalogueService; catalogue: Pick<TenantCatalogu
 export function registerCatalogueRoutes(app: App, { catalogueService: service, catalogue }: Deps) {
   const tags = ["catalogue"];
   const admin = { credentials: ["operator" as const], role: "admin" as const };
-  const builtInProviders = () =>
-    catalogue.builtIn.providers.list().map((p) => ({ id: p.id, display_name: p.displayName, source: "built_in" as const, env: "both" as const, auth_modes: p.authModes, declaration: null, created_at: null, updated_at: null }));
+  const builtIn = { source: "built_in" as const, env: "both" as const, declaration: null, created_at: null, updated_at: null };
+  const builtInProviders = () => catalogue.builtIn.providers.list().map((p) => ({ id: p.id, display_name: p.displayName, auth_modes: p.authModes, ...builtIn }));
   const builtInTools = (providerId: string) =>
-    catalogue.builtIn.tools
-      .list(providerId)
-      .map((t) => ({ name: t.name, provider: t.provider, source: "built_in" as const, env: "both" as const, risk: t.risk, side_effect: t.side_effect, declaration: null, created_at: null, updated_at: null }));
+    catalogue.builtIn.tools.list(providerId).map((t) => ({ name: t.name, provider: t.provider, risk: t.risk, side_effect: t.side_effect, ...builtIn }));
 
   app.get(
     "/v1/catalogue/schema",
@@ -126,8 +124,8 @@ export function registerCatalogueRoutes(app: App, { catalogueService: service, c
 
   app.get(
     "/v1/providers/:id",
-    { config: { credentials: ["operator"] }, schema: { tags, summary: "One of the tenant's own providers", params: ProviderParams, response: { 200: ProviderView, ...errorResponses(400, 401, 403, 404) } } },
-    async (request) => providerView(await service.getProvider(request.credential.tenantId, request.params.id)),
+    { config: { credentials: ["operator"] }, schema: { tags, summary: "A provider: built in or the tenant's own", params: ProviderParams, response: { 200: ProviderView, ...errorResponses(400, 401, 404) } } },
+    async (request) => builtInProviders().find((p) => p.id === request.params.id) ?? providerView(await service.getProvider(request.credential.tenantId, request.params.id)),
   );
 
   app.patch(
@@ -210,8 +208,9 @@ export function registerCatalogueRoutes(app: App, { catalogueService: service, c
 
   app.get(
     "/v1/providers/:id/tools/:name",
-    { config: { credentials: ["operator"] }, schema: { tags, summary: "One of the tenant's own tools", params: ToolParams, response: { 200: ToolView, ...errorResponses(400, 401, 403, 404) } } },
-    async (request) => toolView(await service.getTool(request.credential.tenantId, request.params.id, request.params.name)),
+    { config: { credentials: ["operator"] }, schema: { tags, summary: "A tool: built in or the tenant's own", params: ToolParams, response: { 200: ToolView, ...errorResponses(400, 401, 404) } } },
+    async (request) =>
+      builtInTools(request.params.id).find((t) => t.name === request.params.name) ?? toolView(await service.getTool(request.credential.tenantId, request.params.id, request.params.name)),
   );
 
   app.patch(

@@ -34,7 +34,12 @@ export function createOAuthClient({ upstream, allowInsecureRequests, now }: OAut
     authorization_endpoint: settings.authorizeUrl,
     token_endpoint: settings.tokenUrl,
   });
-  const requestOptions = () => ({ [oauth.allowInsecureRequests]: allowInsecureRequests, signal: AbortSignal.timeout(15_000) });
+  // A tenant-defined provider's token endpoint is reached through the same address checks as its API.
+  const requestOptions = (provider: ResolvedProvider) => ({
+    [oauth.allowInsecureRequests]: allowInsecureRequests,
+    signal: AbortSignal.timeout(15_000),
+    ...(provider.tenantDefined ? { [oauth.customFetch]: upstream.guardedFetch } : {}),
+  });
 
   async function processTokenResponse(settings: OAuthSettings, client: Client, response: Response, grant: "code" | "refresh") {
     if (response.status === 200 && settings.inspectTokenResponse) {
@@ -113,7 +118,7 @@ export function createOAuthClient({ upstream, allowInsecureRequests, now }: OAut
         params,
         input.redirectUri,
         input.verifier,
-        requestOptions(),
+        requestOptions(provider),
       );
       const body = await processTokenResponse(settings, client, response, "code");
       return { tokens: toTokenSet(settings, body), raw: body as Record<string, unknown> };
@@ -128,7 +133,7 @@ export function createOAuthClient({ upstream, allowInsecureRequests, now }: OAut
         { client_id: client.clientId },
         oauth.ClientSecretPost(client.clientSecret),
         previous.refreshToken,
-        requestOptions(),
+        requestOptions(provider),
       );
       return toTokenSet(settings, await processTokenResponse(settings, client, response, "refresh"), previous);
     },
@@ -145,7 +150,7 @@ export function createOAuthClient({ upstream, allowInsecureRequests, now }: OAut
         apiBaseUrl: provider.apiBaseUrl,
       });
       try {
-        const response = await upstream.send(url, request, { timeoutMs: 10_000 });
+        const response = await upstream.send(url, request, { timeoutMs: 10_000, guarded: provider.tenantDefined === true });
         const vendorError = provider.inspectApiResponse?.(response);
         return response.status >= 200 && response.status < 300 && !vendorError ? "revoked" : "failed";
       } catch {

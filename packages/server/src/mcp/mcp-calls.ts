@@ -83,7 +83,10 @@ export function createMcpCalls(deps: McpCallDeps) {
     async call(call: McpToolCall): Promise<CallToolResult | InputRequiredResult> {
       const { caller, name } = call;
       // An unknown tool is a protocol error (the client asked for something that is not listed); every other refusal is a result.
-      if (!(await deps.catalogue.view(caller)).tools.has(name)) throw invalidParams(`unknown tool "${name}"`);
+      // The tenant's catalogue is read from the database: a store that is away is a failed call, like any other refusal.
+      const known = await deps.catalogue.view(caller).then(({ tools }) => tools.has(name), (thrown: unknown) => asToolFailure(thrown));
+      if (known instanceof BrokerError) return failed(known);
+      if (!known) throw invalidParams(`unknown tool "${name}"`);
       const args = call.arguments ?? {};
       const identity = { caller, toolName: name, arguments: args };
       const previous = call.requestState === undefined ? undefined : deps.requestStates.open(identity, call.requestState);

@@ -1,0 +1,62 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { CATALOGUE_SCHEMA } from "./declaration-schema.js";
+import { buildDeclaredRequest, mapDeclaredResponse, resolvePointer } from "./declared-tool.js";
+import { mergePatch } from "./merge-patch.js";
+
+const PUBLISHED = new URL("../../docs/catalogue.schema.json", import.meta.url);
+
+describe("the published catalogue schema", () => {
+  it("is the one in docs/catalogue.schema.json (UPDATE_CATALOGUE_SCHEMA=1 rewrites it)", () => {
+    const generated = `${JSON.stringify(CATALOGUE_SCHEMA, null, 2)}\n`;
+    if (process.env.UPDATE_CATALOGUE_SCHEMA === "1") writeFileSync(PUBLISHED, generated);
+    expect(readFileSync(PUBLISHED, "utf8")).toBe(generated);
+  });
+});
+
+describe("declared requests", () => {
+  const request = {
+    method: "POST" as const,
+    path: "/teams/{team}/items/{id}",
+    query: { limit: "{limit}", q: "title:{title}" },
+    headers: { "X-Trace": "{trace}" },
+    body: { title: "{title}", tags: "{tags}", meta: { source: "agent", note: "{note}" } },
+  };
+
+  it("percent-encodes each path placeholder as one segment, so an argument cannot add segments or a query", () => {
+    const built = buildDeclaredRequest(request, { team: "a/b", id: "../x?y=1", title: "T" });
+    expect(built.path).toBe("/teams/a%2Fb/items/..%2Fx%3Fy%3D1");
+  });
+
+  it("keeps a whole-placeholder value's JSON type and leaves out entries whose argument is missing", () => {
+    const built = buildDeclaredRequest(request, { team: "t", id: "1", title: "Hello", tags: ["a", "b"], limit: 5 });
+    expect(built.query).toEqual({ limit: "5", q: "title:Hello" });
+    expect(built.headers).toBeUndefined();
+    expect(built.body).toEqual({ title: "Hello", tags: ["a", "b"], meta: { source: "agent" } });
+  });
+
+  it("sends a form body as text fields", () => {
+    const built = buildDeclaredRequest({ method: "POST", path: "/f", body: { n: "{n}", s: "{s}" }, body_encoding: "form" }, { n: 3, s: "x" });
+    expect(built.form).toEqual({ n: "3", s: "x" });
+    expect(built.body).toBeUndefined();
+  });
+});
+
+describe("declared responses", () => {
+  const body = { data: { items: [{ id: 1, name: "a", "x/y": 2 }, { id: 2 }] } };
+  it("resolves RFC 6901 pointers, escapes included", () => {
+    expect(resolvePointer(body, "/data/items/0/x~1y")).toBe(2);
+    expect(resolvePointer(body, "/data/items/5")).toBeUndefined();
+    expect(resolvePointer(body, "/data/__proto__")).toBeUndefined();
+  });
+  it("picks fields from each element of an array root, and returns the whole body without a mapping", () => {
+    expect(mapDeclaredResponse({ root: "/data/items", fields: { key: "/id", label: "/name" } }, body)).toEqual([{ key: 1, label: "a" }, { key: 2 }]);
+    expect(mapDeclaredResponse(undefined, body)).toEqual(body);
+  });
+});
+
+describe("JSON Merge Patch", () => {
+  it("merges objects, removes members set to null and replaces everything else", () => {
+    expect(mergePatch({ a: 1, b: { c: 2, d: 3 }, e: [1] }, { b: { c: null, f: 4 }, e: [2], g: "x" })).toEqual({ a: 1, b: { d: 3, f: 4 }, e: [2], g: "x" });
+  });
+});

@@ -17,8 +17,8 @@ import { mergePatch } from "./merge-patch.js";
 import { OpenApiImportError, toolsFromOpenApi } from "./openapi-import.js";
 import type { TenantCatalogue } from "./tenant-catalogue.js";
 
-export type ProviderInput = { env?: CatalogueEnv | undefined; declaration: unknown };
-export type ProviderPatch = { env?: CatalogueEnv | undefined; declaration?: Record<string, unknown> | undefined };
+export type DeclarationInput = { env?: CatalogueEnv | undefined; declaration: unknown };
+export type DeclarationPatch = { env?: CatalogueEnv | undefined; declaration?: Record<string, unknown> | undefined };
 export type ImportInput = { document: unknown; operation_ids?: string[] | undefined; env?: CatalogueEnv | undefined };
 
 export const MAX_OPENAPI_DOCUMENT_BYTES = 2 * 1024 * 1024;
@@ -84,7 +84,7 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
     listProviders: (tenantId: string) => queries.listProviders(tenantId),
     getProvider: ownProvider,
 
-    async createProvider(tenantId: string, input: ProviderInput, actor: AuditActor): Promise<StoredProvider> {
+    async createProvider(tenantId: string, input: DeclarationInput, actor: AuditActor): Promise<StoredProvider> {
       const declaration = await checks.provider(input.declaration);
       if (builtInProvider(declaration.id)) throw invalidDeclaration([{ field: "/id", message: `"${declaration.id}" is a built-in provider; choose another id` }], "provider");
       const at = now();
@@ -96,7 +96,7 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
       return provider;
     },
 
-    async patchProvider(tenantId: string, providerId: string, patch: ProviderPatch, actor: AuditActor): Promise<StoredProvider> {
+    async patchProvider(tenantId: string, providerId: string, patch: DeclarationPatch, actor: AuditActor): Promise<StoredProvider> {
       const existing = await ownProvider(tenantId, providerId);
       const declaration = await checks.provider(patch.declaration ? mergePatch(existing.declaration, patch.declaration) : existing.declaration);
       if (declaration.id !== providerId) throw invalidDeclaration([{ field: "/id", message: "cannot change; declare a new provider instead" }], "provider");
@@ -122,7 +122,7 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
     },
     getTool: ownTool,
 
-    async createTool(tenantId: string, providerId: string, input: ProviderInput, actor: AuditActor): Promise<StoredTool> {
+    async createTool(tenantId: string, providerId: string, input: DeclarationInput, actor: AuditActor): Promise<StoredTool> {
       await requireToolProvider(tenantId, providerId);
       const declaration = checks.tool(input.declaration, providerId);
       await refuseTakenNames(tenantId, [declaration.name]);
@@ -134,7 +134,7 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
       return tool!;
     },
 
-    async patchTool(tenantId: string, providerId: string, name: string, patch: ProviderPatch, actor: AuditActor): Promise<StoredTool> {
+    async patchTool(tenantId: string, providerId: string, name: string, patch: DeclarationPatch, actor: AuditActor): Promise<StoredTool> {
       const existing = await ownTool(tenantId, providerId, name);
       const declaration = checks.tool(patch.declaration ? mergePatch(existing.declaration, patch.declaration) : existing.declaration, providerId);
       if (declaration.name !== name) throw invalidDeclaration([{ field: "/name", message: "cannot change; declare a new tool instead" }], "tool");

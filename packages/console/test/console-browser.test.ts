@@ -1,7 +1,8 @@
 /**
  * The operator console in a real browser (Debian's Chromium driven by playwright-core) against a
  * real broker and the fake GitHub: sign in (development), pick a tenant, decide approvals that an
- * agent created through the API, create a webhook, revoke a connection; a viewer cannot approve.
+ * agent created through the API, import tools from OpenAPI into a custom provider, create a webhook,
+ * revoke a connection; a viewer cannot approve or change the catalogue.
  * Screenshots of each page go to packages/console/test-output/.
  */
 import { existsSync, mkdirSync } from "node:fs";
@@ -13,6 +14,7 @@ import { connectAccount } from "../../server/test/support/connect.js";
 import { startFakeUpstreams, type FakeUpstreams } from "../../server/test/support/fake-upstreams/index.js";
 import { call, mintBrokerToken } from "../../server/test/support/http.js";
 import { connectLegacyClient } from "../../server/test/support/mcp-clients.js";
+import { TASKS_OPENAPI_YAML, TASKS_PROVIDER } from "./support/tasks-catalogue.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const DIST = fileURLToPath(new URL("../dist", import.meta.url));
@@ -167,11 +169,12 @@ if (missing.length) process.stdout.write(`\n[console] browser tests SKIPPED: mis
   it("searches the tools, and saves the tenant's own OAuth app without ever showing its secret again", async () => {
     const page = await signIn(tenant.operatorSubject);
     await page.getByRole("link", { name: "Tools" }).click();
-    const rows = page.getByRole("row");
+    const catalogue = page.getByRole("table", { name: "Tools", exact: true });
+    const rows = catalogue.getByRole("row");
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBeGreaterThan(5);
     await page.getByLabel("Search names and descriptions").fill("delete repository");
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(2);
-    expect(await page.getByRole("cell", { name: "scm.delete_repository" }).count()).toBe(1);
+    expect(await catalogue.getByRole("cell", { name: "scm.delete_repository" }).count()).toBe(1);
     await shoot(page, "tools-search");
 
     const app = fakes.github.registerClient();
@@ -186,6 +189,107 @@ if (missing.length) process.stdout.write(`\n[console] browser tests SKIPPED: mis
     expect(await page.content()).not.toContain(app.clientSecret);
     await card.getByRole("button", { name: "Stop using it" }).click();
     await expect.poll(() => card.getByText("Uses the broker-wide client.").count(), { timeout: 10_000 }).toBe(1);
+    await page.close();
+  });
+
+  it("imports tools from an OpenAPI document into a custom provider, previewing first, then lowers a risk and deletes a tool", async () => {
+    const declared = await call(broker, "POST", "/v1/providers", { token: tenant.operatorToken, tenant: tenant.tenantId, body: { declaration: TASKS_PROVIDER } });
+    expect(declared.status, declared.text).toBe(201);
+    const storedTools = async () =>
+      (await call(broker, "GET", "/v1/providers/tasks/tools", { token: tenant.operatorToken, tenant: tenant.tenantId })).body.data as { name: string; risk: string; source: string }[];
+    const page = await signIn(tenant.operatorSubject);
+    await page.getByRole("link", { name: "Tools" }).click();
+    await page.getByRole("tab", { name: "tasks (custom)" }).click();
+    const panel = page.getByRole("tabpanel");
+    await expect.poll(() => panel.getByText("https://tasks.example.com/api").count(), { timeout: 10_000 }).toBe(1);
+    expect(await panel.getByText("API key in header X-Api-Key").count()).toBe(1);
+
+    // A file is read into the textarea as text; pasting works the same way.
+    const documentField = page.getByLabel("OpenAPI document (JSON or YAML)");
+    await page.getByLabel("Or read a file").setInputFiles({ name: "tasks.yaml", mimeType: "application/yaml", buffer: Buffer.from(TASKS_OPENAPI_YAML) });
+    await expect.poll(() => documentField.inputValue(), { timeout: 5_000 }).toBe(TASKS_OPENAPI_YAML);
+    await documentField.fill(TASKS_OPENAPI_YAML);
+    await page.getByRole("button", { name: "Preview" }).click();
+    const preview = page.getByRole("table", { name: "Would create" });
+    await expect.poll(() => preview.getByRole("row").count(), { timeout: 10_000 }).toBe(3);
+    expect(await preview.getByRole("cell", { name: "tasks.list_tasks" }).count()).toBe(1);
+    expect(await preview.getByRole("cell", { name: "tasks.create_task" }).count()).toBe(1);
+    const skipped = page.getByRole("list", { name: "Skipped operations" }).getByRole("listitem");
+    expect(await skipped.count()).toBe(1);
+    expect(await skipped.first().textContent()).toMatch(/countTasks: .*HEAD/i);
+    expect(await storedTools()).toEqual([]);
+    await shoot(page, "tools-import-preview");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shoot(page, "tools-import-preview-phone");
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await page.getByRole("button", { name: "Import 2 tools" }).click();
+    const listed = page.getByRole("table", { name: "Tools of tasks" });
+    const row = (name: string) => listed.getByRole("row").filter({ has: page.getByText(name, { exact: true }) });
+    await expect.poll(() => row("tasks.create_task").count(), { timeout: 10_000 }).toBe(1);
+    expect(await row("tasks.create_task").textContent()).toMatch(/imported.*high risk.*write/);
+    expect(await row("tasks.list_tasks").textContent()).toMatch(/imported.*low risk.*read/);
+    expect(await page.getByText("Imported tasks.list_tasks, tasks.create_task.").count()).toBe(1);
+    await shoot(page, "tools-imported");
+
+    // Importing the same document again is refused as a whole and names the taken tools.
+    await documentField.fill(TASKS_OPENAPI_YAML);
+    await page.getByRole("button", { name: "Preview" }).click();
+    await expect.poll(() => page.getByText(/Already taken: tasks\.\w+, tasks\.\w+/).count(), { timeout: 10_000 }).toBe(1);
+    // A document that is not OpenAPI says where it is wrong.
+    await documentField.fill("openapi: 2.0\npaths: {}\n");
+    await page.getByRole("button", { name: "Preview" }).click();
+    await expect.poll(() => page.getByText(/^Where: /).count(), { timeout: 10_000 }).toBe(1);
+    await shoot(page, "tools-import-error");
+    await documentField.fill("");
+
+    await row("tasks.create_task").getByRole("button", { name: "Make low risk: tasks.create_task" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Make low risk" }).click();
+    // The control now offers the way back: the tool is low risk.
+    await expect.poll(() => row("tasks.create_task").getByRole("button", { name: "Make high risk: tasks.create_task" }).count(), { timeout: 10_000 }).toBe(1);
+    expect(await row("tasks.create_task").textContent()).toMatch(/imported.*low risk.*write/);
+    expect((await storedTools()).find((tool) => tool.name === "tasks.create_task")?.risk).toBe("low");
+
+    await row("tasks.list_tasks").getByRole("button", { name: "Delete tasks.list_tasks" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Delete tool" }).click();
+    await expect.poll(() => row("tasks.list_tasks").count(), { timeout: 10_000 }).toBe(0);
+    expect((await storedTools()).map((tool) => [tool.name, tool.source, tool.risk])).toEqual([["tasks.create_task", "openapi", "low"]]);
+    await shoot(page, "tools-custom");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shoot(page, "tools-custom-phone");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await page.close();
+  });
+
+  it("declares a provider from its JSON, saying where a refused declaration is wrong", async () => {
+    const page = await signIn(tenant.operatorSubject);
+    await page.getByRole("link", { name: "Tools" }).click();
+    await page.getByText("Declare a provider of your own").click();
+    const declaration = page.getByLabel("Provider declaration (JSON)");
+    const notes = { id: "notes", display_name: "Notes", api_base_url: "https://notes.example.com/v2", auth: { type: "oauth2", authorize_url: "https://notes.example.com/oauth/authorize", token_url: "https://notes.example.com/oauth/token" } };
+    await declaration.fill(JSON.stringify({ ...notes, id: "scm" }));
+    await page.getByRole("button", { name: "Declare provider" }).click();
+    await expect.poll(() => page.getByText(/^Where: \/id$/).count(), { timeout: 10_000 }).toBe(1);
+    await declaration.fill(JSON.stringify(notes, null, 2));
+    await page.getByRole("button", { name: "Declare provider" }).click();
+    await expect.poll(async () => page.getByRole("tab", { name: "notes (custom)", selected: true }).count(), { timeout: 10_000 }).toBe(1);
+    expect(await page.getByRole("tabpanel").getByText("https://notes.example.com/v2").count()).toBe(1);
+    await shoot(page, "tools-declared-provider");
+    await page.close();
+  });
+
+  it("shows a viewer the custom tools with every change disabled", async () => {
+    const issuer = broker.runtime.developmentIssuer!;
+    await broker.services.tenants.addMember(tenant.tenantId, { issuer: issuer.issuer, subject: "viewer-tools", role: "viewer" }, "test");
+    const page = await signIn("viewer-tools");
+    await page.getByRole("link", { name: "Tools" }).click();
+    await page.getByRole("tab", { name: "tasks (custom)" }).click();
+    const remove = page.getByRole("button", { name: "Delete tasks.create_task" });
+    await expect.poll(() => remove.count(), { timeout: 10_000 }).toBe(1);
+    expect(await remove.isDisabled()).toBe(true);
+    expect(await page.getByRole("button", { name: "Make high risk: tasks.create_task" }).isDisabled()).toBe(true);
+    expect(await page.getByRole("button", { name: "Preview" }).isDisabled()).toBe(true);
+    expect(await page.getByLabel("OpenAPI document (JSON or YAML)").isDisabled()).toBe(true);
     await page.close();
   });
 

@@ -79,5 +79,7 @@ export async function api<M extends Method, P extends PathsWith<M>>(method: M, p
     if (response.status === 401 && auth !== "none") onUnauthorized?.(error, auth);
     throw error;
   }
+  // 204 No Content (a DELETE of the catalogue or of an OAuth app) has no body to parse.
+  if (response.status === 204) return undefined as SuccessBody<Operation<P, M>>;
   return (await response.json()) as SuccessBody<Operation<P, M>>;
 }

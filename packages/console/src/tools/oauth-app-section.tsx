@@ -10,7 +10,9 @@ import { Section } from "../ui/page";
 import { WriteButton } from "../ui/write-button";
 import { useOAuthApp, useRemoveOAuthApp, useSaveOAuthApp } from "./tool-queries";
 
-export function OAuthAppSection({ providers }: { providers: string[] }) {
+type OAuthProvider = { id: string; custom: boolean };
+
+export function OAuthAppSection({ providers }: { providers: OAuthProvider[] }) {
   const [env, setEnv] = useState<Env>("test");
   return (
     <Section
@@ -29,14 +31,14 @@ export function OAuthAppSection({ providers }: { providers: string[] }) {
       <p>Register an app at the provider with the redirect URI <code>{`${window.location.origin}/v1/connections/oauth/callback`}</code> to show your own name on its consent screen.</p>
       <ul className="grid-2 plain-list">
         {providers.map((provider) => (
-          <OAuthAppCard key={`${provider}-${env}`} provider={provider} env={env} />
+          <OAuthAppCard key={`${provider.id}-${env}`} provider={provider.id} custom={provider.custom} env={env} />
         ))}
       </ul>
     </Section>
   );
 }
 
-function OAuthAppCard({ provider, env }: { provider: string; env: Env }) {
+function OAuthAppCard({ provider, custom, env }: { provider: string; custom: boolean; env: Env }) {
   const { canWrite } = useTenant();
   const app = useOAuthApp(provider, env);
   const save = useSaveOAuthApp(provider, env);
@@ -55,7 +57,7 @@ function OAuthAppCard({ provider, env }: { provider: string; env: Env }) {
       <h3 id={`${idPrefix}-title`}>{provider}</h3>
       {app.isPending ? <Loading label="Loading…" /> : null}
       <ErrorMessage error={app.error} prefix="The OAuth app could not be loaded" />
-      {app.data === null ? <p className="muted">Uses the broker-wide client.</p> : null}
+      {app.data === null ? <p className="muted">{custom ? "No OAuth app yet: connects cannot start until you save one." : "Uses the broker-wide client."}</p> : null}
       {app.data ? (
         <p>
           Client <span className="mono">{app.data.client_id}</span>
@@ -75,7 +77,7 @@ function OAuthAppCard({ provider, env }: { provider: string; env: Env }) {
           Save OAuth app
         </WriteButton>{" "}
         {app.data ? (
-          <WriteButton variant="danger" busy={remove.isPending} onClick={() => remove.mutate(undefined, { onSuccess: () => setSaved(`New ${provider} connects in ${env} use the broker-wide client again.`) })}>
+          <WriteButton variant="danger" busy={remove.isPending} onClick={() => remove.mutate(undefined, { onSuccess: () => setSaved(custom ? `New ${provider} connects in ${env} cannot start until an OAuth app is saved again.` : `New ${provider} connects in ${env} use the broker-wide client again.`) })}>
             Stop using it
           </WriteButton>
         ) : null}

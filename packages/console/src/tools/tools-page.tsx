@@ -1,17 +1,20 @@
-/** Tools: the catalogue agents call (searchable), and the tenant's own OAuth app per provider. */
+/** Tools: the catalogue agents call (searchable), each provider's tools with the tenant's own and the OpenAPI import, and the tenant's own OAuth app per provider. */
 import { useDeferredValue, useState } from "react";
 import { StatusTag } from "../ui/bits";
 import { EmptyState, ErrorMessage, Loading } from "../ui/feedback";
 import { PageHeader, Section } from "../ui/page";
+import { useProviders } from "./catalogue-queries";
 import { OAuthAppSection } from "./oauth-app-section";
+import { ProviderCatalogue } from "./provider-catalogue";
 import { useToolSearch } from "./tool-queries";
 
 export function ToolsPage() {
   const [query, setQuery] = useState("");
   const deferred = useDeferredValue(query.trim());
   const tools = useToolSearch(deferred);
-  const all = useToolSearch("");
-  const oauthProviders = [...new Set((all.data?.data ?? []).filter((tool) => tool.auth_modes.includes("oauth2")).map((tool) => tool.provider))];
+  const providers = useProviders();
+  // A custom OAuth provider is listed too: it has no broker-wide client, so it connects only with the tenant's own app.
+  const oauthProviders = (providers.data?.data ?? []).filter((provider) => provider.auth_modes.includes("oauth2")).map((provider) => ({ id: provider.id, custom: provider.source === "custom" }));
 
   return (
     <>
@@ -56,6 +59,7 @@ export function ToolsPage() {
           </div>
         ) : null}
       </Section>
+      <ProviderCatalogue />
       <OAuthAppSection providers={oauthProviders} />
     </>
   );

@@ -144,6 +144,7 @@ describeEachDatabase("tenant-defined providers and tools", (kind) => {
     await fault("/v1/providers/tasks/tools", { declaration: { ...getTaskTool(), name: "tasks.y", request: { method: "GET", path: "/t", query: { q: "{missing}" } } } }, "/request/query/q");
     await fault("/v1/providers/tasks/tools", { declaration: { ...getTaskTool(), name: "tasks.z", arguments_schema: { type: "object", properties: { a: { type: "string", pattern: "(?=x)" } } } } }, "/arguments_schema");
     await fault("/v1/providers/tasks/tools", { declaration: { ...getTaskTool(), name: "tasks.w", risk: "medium" } }, "/risk");
+    await fault("/v1/providers/tasks/tools", { declaration: { ...getTaskTool(), name: "tasks.v", response: { schema: { type: "no-such-type" } } } }, "/response/schema");
     expectError(await post(acme, "/v1/providers/tasks/tools", { declaration: getTaskTool() }), 409, "conflict");
     expectError(await post(acme, "/v1/providers/scm/tools", { declaration: { ...getTaskTool("scm"), name: "scm.get_repository" } }), 409, "conflict");
     expectError(await call(broker, "PATCH", "/v1/providers/scm", { ...asOperator(acme), body: { env: "test" } }), 403, "forbidden");

@@ -2612,7 +2612,7 @@ export interface paths {
                         "application/json": {
                             auth_modes: ("oauth2" | "api_key")[];
                             created_at: string | null;
-                            /** @description The tenant's declaration; null for a built-in provider */
+                            /** @description The declaration (a built-in provider's too: what its vendor does beyond it is code) */
                             declaration: {
                                 [key: string]: unknown;
                             } | null;
@@ -2729,7 +2729,7 @@ export interface paths {
                         "application/json": {
                             auth_modes: ("oauth2" | "api_key")[];
                             created_at: string | null;
-                            /** @description The tenant's declaration; null for a built-in provider */
+                            /** @description The declaration (a built-in provider's too: what its vendor does beyond it is code) */
                             declaration: {
                                 [key: string]: unknown;
                             } | null;
@@ -2879,7 +2879,7 @@ export interface paths {
                         "application/json": {
                             auth_modes: ("oauth2" | "api_key")[];
                             created_at: string | null;
-                            /** @description The tenant's declaration; null for a built-in provider */
+                            /** @description The declaration (a built-in provider's too: what its vendor does beyond it is code) */
                             declaration: {
                                 [key: string]: unknown;
                             } | null;
@@ -3337,7 +3337,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             created_at: string | null;
-                            /** @description The tenant's declaration; null for a built-in tool */
+                            /** @description The declaration (a built-in tool's too) */
                             declaration: {
                                 [key: string]: unknown;
                             } | null;
@@ -3467,7 +3467,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             created_at: string | null;
-                            /** @description The tenant's declaration; null for a built-in tool */
+                            /** @description The declaration (a built-in tool's too) */
                             declaration: {
                                 [key: string]: unknown;
                             } | null;
@@ -3619,7 +3619,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             created_at: string | null;
-                            /** @description The tenant's declaration; null for a built-in tool */
+                            /** @description The declaration (a built-in tool's too) */
                             declaration: {
                                 [key: string]: unknown;
                             } | null;
@@ -4958,7 +4958,7 @@ export interface components {
         CatalogueProvider: {
             auth_modes: ("oauth2" | "api_key")[];
             created_at: string | null;
-            /** @description The tenant's declaration; null for a built-in provider */
+            /** @description The declaration (a built-in provider's too: what its vendor does beyond it is code) */
             declaration: {
                 [key: string]: unknown;
             } | null;
@@ -4975,7 +4975,7 @@ export interface components {
         };
         CatalogueTool: {
             created_at: string | null;
-            /** @description The tenant's declaration; null for a built-in tool */
+            /** @description The declaration (a built-in tool's too) */
             declaration: {
                 [key: string]: unknown;
             } | null;

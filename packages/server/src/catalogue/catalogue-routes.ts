@@ -9,6 +9,7 @@ import { errorResponses, StringEnum, Timestamp } from "../http/schemas.js";
 import type { StoredProvider, StoredTool } from "./catalogue-queries.js";
 import type { CatalogueService } from "./catalogue-service.js";
 import { MAX_OPENAPI_DOCUMENT_BYTES } from "./catalogue-service.js";
+import { BUILT_IN_PROVIDERS } from "../providers/built-in.js";
 import { CATALOGUE_SCHEMA, PROVIDER_ID_PATTERN, TOOL_NAME_PATTERN } from "./declaration-schema.js";
 import type { TenantCatalogue } from "./tenant-catalogue.js";
 
@@ -24,7 +25,7 @@ const ProviderView = Type.Object(
     source: StringEnum(["built_in", "custom"] as const),
     env: CatalogueEnv,
     auth_modes: Type.Array(StringEnum(["oauth2", "api_key"] as const)),
-    declaration: Type.Union([Declaration, Type.Null()], { description: "The tenant's declaration; null for a built-in provider" }),
+    declaration: Type.Union([Declaration, Type.Null()], { description: "The declaration (a built-in provider's too: what its vendor does beyond it is code)" }),
     created_at: Type.Union([Timestamp, Type.Null()]),
     updated_at: Type.Union([Timestamp, Type.Null()]),
   },
@@ -39,7 +40,7 @@ const ToolView = Type.Object(
     env: CatalogueEnv,
     risk: StringEnum(["low", "high"] as const),
     side_effect: StringEnum(["read", "write"] as const),
-    declaration: Type.Union([Declaration, Type.Null()], { description: "The tenant's declaration; null for a built-in tool" }),
+    declaration: Type.Union([Declaration, Type.Null()], { description: "The declaration (a built-in tool's too)" }),
     created_at: Type.Union([Timestamp, Type.Null()]),
     updated_at: Type.Union([Timestamp, Type.Null()]),
   },
@@ -88,10 +89,19 @@ type Deps = { catalogueService: CatalogueService; catalogue: Pick<TenantCatalogu
 export function registerCatalogueRoutes(app: App, { catalogueService: service, catalogue }: Deps) {
   const tags = ["catalogue"];
   const admin = { credentials: ["operator" as const], role: "admin" as const };
-  const builtIn = { source: "built_in" as const, env: "both" as const, declaration: null, created_at: null, updated_at: null };
-  const builtInProviders = () => catalogue.builtIn.providers.list().map((p) => ({ id: p.id, display_name: p.displayName, auth_modes: p.authModes, ...builtIn }));
+  const builtIn = { source: "built_in" as const, env: "both" as const, created_at: null, updated_at: null };
+  const declared = (id: string) => BUILT_IN_PROVIDERS.find((p) => p.declaration.id === id);
+  const builtInProviders = () =>
+    catalogue.builtIn.providers.list().map((p) => ({ id: p.id, display_name: p.displayName, auth_modes: p.authModes, declaration: declared(p.id)?.declaration ?? null, ...builtIn }));
   const builtInTools = (providerId: string) =>
-    catalogue.builtIn.tools.list(providerId).map((t) => ({ name: t.name, provider: t.provider, risk: t.risk, side_effect: t.side_effect, ...builtIn }));
+    catalogue.builtIn.tools.list(providerId).map((t) => ({
+      name: t.name,
+      provider: t.provider,
+      risk: t.risk,
+      side_effect: t.side_effect,
+      declaration: declared(providerId)?.tools.find((tool) => tool.name === t.name) ?? null,
+      ...builtIn,
+    }));
 
   app.get(
     "/v1/catalogue/schema",

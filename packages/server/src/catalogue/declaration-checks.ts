@@ -94,11 +94,17 @@ const isFormBody = (body: unknown) => typeof body === "string" || (body !== null
 function checkArgumentsSchema(declaration: ToolDeclaration, fault: Fault, problemWith: ToolCompilerSet["problemWith"]) {
   const schema = declaration.arguments_schema as Record<string, unknown>;
   if (schema.type !== "object") throw fault("/arguments_schema/type", 'must be "object": arguments are a JSON object');
-  if (JSON.stringify(schema).length > MAX_ARGUMENTS_SCHEMA_BYTES) throw fault("/arguments_schema", `must be at most ${MAX_ARGUMENTS_SCHEMA_BYTES} bytes of JSON`);
-  if (depthOf(schema, MAX_ARGUMENTS_SCHEMA_DEPTH) > MAX_ARGUMENTS_SCHEMA_DEPTH) throw fault("/arguments_schema", `must nest at most ${MAX_ARGUMENTS_SCHEMA_DEPTH} levels`);
-  // Compiled as the pipeline compiles it (patterns on RE2); a remote $ref is never fetched, so it does not compile.
+  checkJsonSchema(schema, "/arguments_schema", fault, problemWith);
+  const responseSchema = declaration.response?.schema;
+  if (responseSchema !== undefined) checkJsonSchema(responseSchema as Record<string, unknown>, "/response/schema", fault, problemWith);
+}
+
+/** Size, depth, then compiled as the pipeline compiles it (patterns on RE2); a remote $ref is never fetched, so it does not compile. */
+function checkJsonSchema(schema: Record<string, unknown>, path: string, fault: Fault, problemWith: ToolCompilerSet["problemWith"]) {
+  if (JSON.stringify(schema).length > MAX_ARGUMENTS_SCHEMA_BYTES) throw fault(path, `must be at most ${MAX_ARGUMENTS_SCHEMA_BYTES} bytes of JSON`);
+  if (depthOf(schema, MAX_ARGUMENTS_SCHEMA_DEPTH) > MAX_ARGUMENTS_SCHEMA_DEPTH) throw fault(path, `must nest at most ${MAX_ARGUMENTS_SCHEMA_DEPTH} levels`);
   const problem = problemWith(schema);
-  if (problem) throw fault("/arguments_schema", `does not compile: ${problem}`);
+  if (problem) throw fault(path, `does not compile: ${problem}`);
 }
 
 function checkPlaceholders(declaration: ToolDeclaration, fault: Fault) {

@@ -36,6 +36,25 @@ export const OAuth2Auth = Type.Object(
       Type.Record(Type.String({ pattern: "^[A-Za-z0-9_.-]{1,100}$" }), Type.String({ maxLength: 500 }), { description: "Extra authorize URL parameters, e.g. {\"prompt\": \"consent\"}" }),
     ),
     refresh: Type.Optional(StringEnum(["refresh_token", "none"] as const, { description: "refresh_token (default): expired tokens are refreshed; none: the provider's tokens do not expire" })),
+    revocation_style: Type.Optional(
+      StringEnum(["rfc7009", "bearer"] as const, {
+        description:
+          "How revocation_url is called: rfc7009 (default) POSTs a form with token, client_id and client_secret; bearer POSTs an empty form authorised by the token itself as a Bearer (Slack, Linear)",
+      }),
+    ),
+    invalid_grant_errors: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: "^[\\x21-\\x7e]+$" }), {
+        minItems: 1,
+        maxItems: 20,
+        description: "Token endpoint error codes meaning the refresh token is dead, so the connection becomes expired (default [\"invalid_grant\"]; GitHub also says bad_refresh_token)",
+      }),
+    ),
+    extra_token_types: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 50, pattern: "^[A-Za-z0-9_.-]+$" }), {
+        maxItems: 10,
+        description: "token_type values besides Bearer the token endpoint may answer with and the broker accepts (Slack: bot, user)",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -86,6 +105,12 @@ export const ToolRequest = Type.Object(
 
 export const ToolResponse = Type.Object(
   {
+    schema: Type.Optional(
+      Type.Object({}, {
+        additionalProperties: true,
+        description: "JSON Schema the 2xx body must match before it is mapped; a body that does not is an upstream_error (reason unexpected_response). Without it any JSON is taken",
+      }),
+    ),
     root: Type.Optional(Pointer),
     fields: Type.Optional(
       Type.Record(Type.String({ minLength: 1, maxLength: 100 }), Pointer, {
@@ -115,9 +140,11 @@ export type ProviderDeclaration = Static<typeof ProviderDeclaration>;
 export type ToolDeclaration = Static<typeof ToolDeclaration>;
 export type ToolRequestDeclaration = Static<typeof ToolRequest>;
 
-/** The document served at GET /v1/catalogue/schema. */
+/** The document served at GET /v1/catalogue/schema and kept in docs/catalogue.schema.json. */
 export const CATALOGUE_SCHEMA = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
+  $schema: "http://json-schema.org/draft-07/schema#",
+  $id: "https://toolbroker.dev/schemas/catalogue.json",
   title: "Toolbroker catalogue declarations",
-  $defs: { ProviderDeclaration, ToolDeclaration },
+  description: "A provider declaration (POST /v1/providers) and a tool declaration (POST /v1/providers/{id}/tools).",
+  definitions: { ProviderDeclaration, ToolDeclaration },
 } as const;

@@ -1,15 +1,31 @@
 /**
  * A provider declaration turned into the provider the broker connects and calls: standard
  * OAuth 2 (RFC 6749, PKCE, RFC 7009 revocation) or an API key in a header or query parameter.
- * A tenant-defined provider has no broker-wide OAuth client: its OAuth connects use the tenant's
- * own app (PUT /v1/providers/{id}/oauth-client).
+ * The built-in providers are declarations too, plus the named hooks their vendors' quirks need
+ * (see providers/<id>/). A tenant-defined provider has no hooks and no broker-wide OAuth client:
+ * its OAuth connects use the tenant's own app (PUT /v1/providers/{id}/oauth-client).
  */
-import type { AccountIdentity, ApiCaller, OAuthSettings, PresentedCredential, ProviderDefinition, ToolDefinition } from "../providers/provider-types.js";
+import type { AccountIdentity, ApiCaller, OAuthSettings, PresentedCredential, ProviderDefinition, ProviderHooks, ToolDefinition } from "../providers/provider-types.js";
 import { bearer } from "../providers/provider-types.js";
 import type { ProviderDeclaration, ToolDeclaration } from "./declaration-schema.js";
 import { resolvePointer, toolFromDeclaration } from "./declared-tool.js";
 
-function oauthSettings(auth: Extract<ProviderDeclaration["auth"], { type: "oauth2" }>): OAuthSettings {
+type OAuth2Declaration = Extract<ProviderDeclaration["auth"], { type: "oauth2" }>;
+
+function revocationOf(auth: OAuth2Declaration): OAuthSettings["revocation"] {
+  if (!auth.revocation_url) return undefined;
+  // Slack and Linear take the token to revoke as the call's own credential, with an empty form.
+  if (auth.revocation_style === "bearer") {
+    return ({ token, revokeUrl }) => ({ url: revokeUrl, request: { method: "POST", path: "", headers: { authorization: `Bearer ${token}` }, form: {} } });
+  }
+  return ({ token, clientId, clientSecret, revokeUrl }) => ({
+    url: revokeUrl,
+    request: { method: "POST", path: "", form: { token, client_id: clientId, client_secret: clientSecret } },
+  });
+}
+
+function oauthSettings(auth: OAuth2Declaration, hooks: ProviderHooks["oauth"] = {}): OAuthSettings {
+  const revocation = hooks.revocation ?? revocationOf(auth);
   return {
     authorizeUrl: auth.authorize_url,
     tokenUrl: auth.token_url,
@@ -19,22 +35,22 @@ function oauthSettings(auth: Extract<ProviderDeclaration["auth"], { type: "oauth
     pkce: auth.pkce ?? true,
     tokensExpire: auth.refresh !== "none",
     ...(auth.authorize_params ? { authorizeParams: auth.authorize_params } : {}),
-    invalidGrantErrors: ["invalid_grant"],
-    ...(auth.revocation_url
-      ? {
-          revocation: ({ token, clientId, clientSecret, revokeUrl }) => ({
-            url: revokeUrl,
-            request: { method: "POST" as const, path: "", form: { token, client_id: clientId, client_secret: clientSecret } },
-          }),
-        }
-      : {}),
+    ...(hooks.inspectTokenResponse ? { inspectTokenResponse: hooks.inspectTokenResponse } : {}),
+    invalidGrantErrors: auth.invalid_grant_errors ?? ["invalid_grant"],
+    ...(auth.extra_token_types ? { extraTokenTypes: auth.extra_token_types } : {}),
+    ...(revocation ? { revocation } : {}),
   };
 }
 
-function credentialPresenter(auth: ProviderDeclaration["auth"]): (credential: { secret: string }) => PresentedCredential {
-  if (auth.type === "oauth2") return ({ secret }) => bearer(secret);
+function credentialPresenter(auth: ProviderDeclaration["auth"], presentApiKey: ProviderHooks["presentApiKey"]): ProviderDefinition["presentCredential"] {
+  if (auth.type === "oauth2") {
+    // A provider with a second auth mode tells the credentials apart by their kind.
+    return presentApiKey ? ({ kind, secret }) => (kind === "api_key" ? presentApiKey(secret) : bearer(secret)) : ({ secret }) => bearer(secret);
+  }
   const value = (secret: string) => `${auth.prefix ?? ""}${secret}`;
-  return auth.in === "header" ? ({ secret }) => ({ headers: { [auth.name.toLowerCase()]: value(secret) } }) : ({ secret }) => ({ headers: {}, query: { [auth.name]: value(secret) } });
+  return auth.in === "header"
+    ? ({ secret }) => ({ headers: { [auth.name.toLowerCase()]: value(secret) } })
+    : ({ secret }): PresentedCredential => ({ headers: {}, query: { [auth.name]: value(secret) } });
 }
 
 function identityReader(declaration: ProviderDeclaration) {
@@ -51,21 +67,34 @@ function identityReader(declaration: ProviderDeclaration) {
   };
 }
 
-export function providerFromDeclaration(declaration: ProviderDeclaration, tools: readonly ToolDeclaration[]): ProviderDefinition {
-  const authModes: ToolDefinition["authModes"] = [declaration.auth.type];
-  const presenter = credentialPresenter(declaration.auth);
+function authModesOf(declaration: ProviderDeclaration, hooks: ProviderHooks | undefined): ToolDefinition["authModes"] {
+  if (!hooks?.presentApiKey) return [declaration.auth.type];
+  if (declaration.auth.type === "api_key") throw new Error(`${declaration.id}: presentApiKey adds API keys to an oauth2 provider`);
+  return ["oauth2", "api_key"];
+}
+
+/**
+ * `hooks`: the code a built-in provider adds (only the broker's own providers have any); a
+ * provider built without them is tenant-defined, and its URLs are checked on every connection.
+ */
+export function providerFromDeclaration(declaration: ProviderDeclaration, tools: readonly ToolDeclaration[], hooks?: ProviderHooks): ProviderDefinition {
+  const authModes = authModesOf(declaration, hooks);
   const caseInsensitiveArguments = declaration.case_insensitive_arguments ?? [];
+  const toolHooks = hooks?.tools ?? {};
+  const unknown = Object.keys(toolHooks).filter((name) => !tools.some((tool) => tool.name === name));
+  if (unknown.length) throw new Error(`${declaration.id}: hooks for undeclared tools ${unknown.join(", ")}`);
   return {
     id: declaration.id,
     displayName: declaration.display_name,
     authModes,
     apiBaseUrl: declaration.api_base_url,
-    ...(declaration.auth.type === "oauth2" ? { oauth: oauthSettings(declaration.auth) } : {}),
+    ...(declaration.auth.type === "oauth2" ? { oauth: oauthSettings(declaration.auth, hooks?.oauth) } : {}),
     apiHeaders: Object.fromEntries(Object.entries(declaration.default_headers ?? {}).map(([name, value]) => [name.toLowerCase(), value])),
-    presentCredential: presenter,
-    fetchIdentity: identityReader(declaration),
+    presentCredential: credentialPresenter(declaration.auth, hooks?.presentApiKey),
+    fetchIdentity: hooks?.fetchIdentity ?? identityReader(declaration),
+    ...(hooks?.inspectApiResponse ? { inspectApiResponse: hooks.inspectApiResponse } : {}),
     caseInsensitiveArguments,
-    tools: tools.map((tool) => toolFromDeclaration(tool, { authModes, caseInsensitiveArguments })),
-    tenantDefined: true,
+    tools: tools.map((tool) => toolFromDeclaration(tool, { authModes, caseInsensitiveArguments }, toolHooks[tool.name])),
+    ...(hooks ? {} : { tenantDefined: true }),
   };
 }

@@ -1,10 +1,11 @@
 /**
  * A tool declaration turned into what the execute pipeline runs: the request built from the
  * arguments by template, and the response picked by JSON pointers. The same code serves every
- * tenant-defined and imported tool, so what a tenant declares cannot reach anything but its
- * provider's base URL (the upstream client confines every path to it).
+ * built-in, tenant-defined and imported tool, so what a tenant declares cannot reach anything but
+ * its provider's base URL (the upstream client confines every path to it).
  */
-import type { ToolDefinition } from "../providers/provider-types.js";
+import { BrokerError } from "../errors.js";
+import type { ToolDefinition, ToolHooks } from "../providers/provider-types.js";
 import type { UpstreamRequest, UpstreamResponse } from "../providers/upstream-client.js";
 import type { ToolDeclaration } from "./declaration-schema.js";
 
@@ -59,14 +60,34 @@ function fillMap(templates: Record<string, string> | undefined, args: Args): Rec
   return out;
 }
 
+/**
+ * One percent-encoded path segment. URLs resolve "." and ".." (encoded or not) as steps up the
+ * path, which would turn a tool into a call on another endpoint of the same API: refused.
+ */
+function pathSegment(name: string, value: unknown): string {
+  const text = asText(value ?? "");
+  if (text === "" || text === "." || text === "..") {
+    throw new BrokerError("invalid_tool_args", `argument ${name} cannot be "${text}": it is one segment of the request path`, { fields: [{ field: `/${name}`, message: "is not a path segment" }] });
+  }
+  return encodeURIComponent(text);
+}
+
+/** Header values from arguments: visible characters, spaces and tabs only (no line breaks). */
+function checkHeaderValues(headers: Record<string, string>) {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(value)) throw new BrokerError("invalid_tool_args", `the ${name} header cannot carry control characters`, { fields: [{ field: "/", message: `header ${name}: control characters` }] });
+  }
+}
+
 export function buildDeclaredRequest(request: ToolDeclaration["request"], args: Args): UpstreamRequest {
   // Path placeholders are required arguments (checked when the tool is declared); each is one
   // percent-encoded segment, so an argument cannot add path segments or a query.
-  const path = request.path.replace(PLACEHOLDER, (_, name: string) => encodeURIComponent(asText(args[name] ?? "")));
+  const path = request.path.replace(PLACEHOLDER, (_, name: string) => pathSegment(name, args[name]));
   const built: UpstreamRequest = { method: request.method, path };
   const query = fillMap(request.query, args);
   if (Object.keys(query).length) built.query = query;
   const headers = fillMap(request.headers, args);
+  checkHeaderValues(headers);
   if (Object.keys(headers).length) built.headers = headers;
   if (request.body !== undefined) {
     const body = fillBody(request.body, args);
@@ -110,8 +131,21 @@ export function mapDeclaredResponse(response: ToolDeclaration["response"], body:
 /** The pointers of the fields a vendor compares without case, from the tool's and its provider's names. */
 const caseInsensitivePointers = (names: readonly string[]) => [...new Set(names)].map((name) => `/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`);
 
-export function toolFromDeclaration(declaration: ToolDeclaration, provider: { authModes: ToolDefinition["authModes"]; caseInsensitiveArguments?: readonly string[] }): ToolDefinition {
+/**
+ * `hooks`: a built-in tool's code for what its declaration cannot say (a computed request value,
+ * a computed result). A tenant's tool has none.
+ */
+export function toolFromDeclaration(
+  declaration: ToolDeclaration,
+  provider: { authModes: ToolDefinition["authModes"]; caseInsensitiveArguments?: readonly string[] },
+  hooks: ToolHooks = {},
+): ToolDefinition {
   const insensitive = [...(provider.caseInsensitiveArguments ?? []), ...(declaration.case_insensitive_arguments ?? [])];
+  const { request: completeRequest, mapResponse } = hooks;
+  // A mapping hook replaces the pointers: declaring both would leave one silently unused.
+  if (mapResponse && (declaration.response?.root !== undefined || declaration.response?.fields !== undefined)) {
+    throw new Error(`${declaration.name}: a mapResponse hook and response root/fields exclude each other`);
+  }
   return {
     name: declaration.name,
     description: declaration.description,
@@ -121,9 +155,11 @@ export function toolFromDeclaration(declaration: ToolDeclaration, provider: { au
     ...(declaration.destructive !== undefined ? { destructive: declaration.destructive } : {}),
     authModes: provider.authModes,
     ...(insensitive.length ? { caseInsensitiveArguments: caseInsensitivePointers(insensitive) } : {}),
-    buildRequest: (args) => buildDeclaredRequest(declaration.request, args),
-    // A declared tool takes whatever JSON its API answers; the mapping picks what it names.
-    responseSchema: {},
-    mapResponse: (response: UpstreamResponse) => mapDeclaredResponse(declaration.response, response.body),
+    buildRequest: completeRequest
+      ? (args) => completeRequest(buildDeclaredRequest(declaration.request, args), args)
+      : (args) => buildDeclaredRequest(declaration.request, args),
+    // Without a declared schema the tool takes whatever JSON its API answers; the mapping picks what it names.
+    responseSchema: declaration.response?.schema ?? {},
+    mapResponse: mapResponse ?? ((response: UpstreamResponse) => mapDeclaredResponse(declaration.response, response.body)),
   };
 }

@@ -2,14 +2,14 @@
  * The provider catalogue with each provider's effective settings: the vendor's real URLs unless
  * `BROKER_PROVIDER_<NAME>_*` overrides them, and its OAuth client credentials.
  */
+import { providerFromDeclaration } from "../catalogue/declared-provider.js";
 import type { Config, ProviderOverrides } from "../config.js";
 import { BrokerError } from "../errors.js";
-import { chatProvider } from "./chat/chat-provider.js";
+import { BUILT_IN_PROVIDERS } from "./built-in.js";
 import type { OAuthSettings, ProviderDefinition, ToolDefinition } from "./provider-types.js";
-import { scmProvider } from "./scm/scm-provider.js";
-import { trackerProvider } from "./tracker/tracker-provider.js";
 
-export const PROVIDERS: readonly ProviderDefinition[] = [scmProvider, chatProvider, trackerProvider];
+/** Built by the same code as a tenant's providers, with each built-in's hooks. */
+export const PROVIDERS: readonly ProviderDefinition[] = BUILT_IN_PROVIDERS.map(({ declaration, tools, hooks }) => providerFromDeclaration(declaration, tools, hooks));
 
 export type ResolvedProvider = ProviderDefinition & {
   apiBaseUrl: string;

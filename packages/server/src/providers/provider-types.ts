@@ -1,7 +1,7 @@
 /**
- * Providers are data: OAuth endpoints, scopes, API base URL, how to read the connected account's
- * identity, and (see tools/) the operations agents may call. Vendor quirks live in each
- * provider's own folder, as data or small pure functions.
+ * What the broker runs for a provider and its tools. Every provider, built-in or tenant-defined,
+ * is built from a declaration (catalogue/declaration-schema.ts) by catalogue/declared-provider.ts;
+ * a built-in one adds the few named hooks its vendor's quirks need, from its own folder.
  */
 import type { UpstreamRequest, UpstreamResponse } from "./upstream-client.js";
 
@@ -100,4 +100,27 @@ export type ProviderDefinition = {
   caseInsensitiveArguments?: readonly string[];
   /** Declared by a tenant: its URLs are checked like webhook URLs, on every connection. */
   tenantDefined?: boolean;
+};
+
+/**
+ * Code a built-in provider adds to its declaration where the vendor departs from what data can
+ * say. Only the broker's own providers have hooks: a tenant's declaration is data alone.
+ */
+export type ProviderHooks = {
+  /** Token endpoint and revocation quirks; `revocation` replaces the declared one. */
+  oauth?: Pick<OAuthSettings, "inspectTokenResponse" | "revocation">;
+  /** The provider also takes API keys besides its declared auth, presented like this. */
+  presentApiKey?: (secret: string) => PresentedCredential;
+  /** Replaces the declared `identity` (e.g. an identity read from the token response). */
+  fetchIdentity?: ProviderDefinition["fetchIdentity"];
+  inspectApiResponse?: ProviderDefinition["inspectApiResponse"];
+  /** By tool name; each must name a declared tool. */
+  tools?: Readonly<Record<string, ToolHooks>>;
+};
+
+export type ToolHooks = {
+  /** Completes the request built from the declaration with values a template cannot compute. */
+  request?: (built: UpstreamRequest, args: Record<string, any>) => UpstreamRequest;
+  /** Maps the 2xx body where pointers cannot express the result; the declaration then has no `root` or `fields`. */
+  mapResponse?: ToolDefinition["mapResponse"];
 };

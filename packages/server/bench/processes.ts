@@ -2,7 +2,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 
-export type Child = { process: ChildProcess; port: number; stop(): Promise<void>; rssMb(): number };
+export type Child = {
+  process: ChildProcess;
+  port: number;
+  stop(): Promise<void>;
+  rssMb(): number;
+  /** CPU time (user + system) the process has used so far, in microseconds (10 ms resolution). */
+  cpuMicros(): number;
+};
 
 /** Starts a script that prints `listening <port>` (or a broker that logs its address). */
 export function startProcess(command: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<Child> {
@@ -22,6 +29,7 @@ export function startProcess(command: string, args: string[], env: Record<string
         process: child,
         port: Number(match[1]),
         rssMb: () => readRssMb(child.pid!),
+        cpuMicros: () => readCpuMicros(child.pid!),
         stop: () =>
           new Promise<void>((done) => {
             if (child.exitCode !== null) return done();
@@ -45,6 +53,21 @@ function readRssMb(pid: number): number {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
     const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
     return Math.round((kb / 1024) * 10) / 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
+const CLOCK_TICKS = 100;
+
+/** utime + stime from /proc/<pid>/stat (fields 14 and 15), in microseconds; 0 where /proc is missing. */
+function readCpuMicros(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name (field 2) may contain spaces: count fields from after its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS;
   } catch {
     return 0;
   }

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the broker's hot path against a bare HTTP hop, on this machine, in one run.
  * Flags: --quick (under a minute), --duration S, --concurrency 1,8,32,128, --history N,
- * --from-source (run the broker through tsx instead of the production build; for the smoke test).
+ * --from-source (run the broker through tsx instead of the production build; for the smoke test),
+ * --scenarios "execute (JWT),broker/token" (only these, besides the baseline), --no-growth (skip the growth runs).
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -27,12 +28,15 @@ const { values: flags } = parseArgs({
     history: { type: "string" },
     "cpu-prof": { type: "boolean" },
     "from-source": { type: "boolean" },
+    scenarios: { type: "string" },
+    "no-growth": { type: "boolean" },
   },
 });
 const quick = flags.quick === true;
 const durationSeconds = Number(flags.duration ?? (quick ? 1 : 10));
 const concurrencies = (flags.concurrency ?? (quick ? "1,32" : "1,8,32,128")).split(",").map(Number);
 const historySize = Number(flags.history ?? (quick ? 20_000 : 1_000_000));
+const onlyScenarios = flags.scenarios ? new Set(["baseline proxy", ...flags.scenarios.split(",").map((name) => name.trim())]) : undefined;
 const tsxLoader = ["--import", "tsx"];
 
 type Stack = { upstream: Child; baseline: Child; dataDir: string; env: Record<string, string>; fixture: BenchFixture; databaseUrl?: string };
@@ -89,6 +93,14 @@ function scenarios(brokerUrl: string, baselineUrl: string, fixture: BenchFixture
   };
 }
 
+/** Runs a load and divides the CPU time `process` spent meanwhile by the requests it answered. */
+async function withCpu(child: Child, run: () => Promise<LoadResult>): Promise<{ load: LoadResult; cpuMicrosPerCall: number }> {
+  const before = child.cpuMicros();
+  const load = await run();
+  const spent = child.cpuMicros() - before;
+  return { load, cpuMicrosPerCall: load.requests > 0 ? Math.round(spent / load.requests) : 0 };
+}
+
 async function measureAll(stack: Stack, database: string): Promise<ScenarioResult[]> {
   const broker = await startBroker(stack);
   const brokerUrl = `http://127.0.0.1:${broker.port}`;
@@ -98,9 +110,12 @@ async function measureAll(stack: Stack, database: string): Promise<ScenarioResul
     const specs = scenarios(brokerUrl, `http://127.0.0.1:${stack.baseline.port}`, stack.fixture, jwt);
     for (const connections of concurrencies) {
       for (const [name, spec] of Object.entries(specs)) {
-        const load = await runLoad({ ...spec, connections, durationSeconds });
-        results.push({ database, scenario: name, concurrency: connections, ...load, brokerRssMb: name === "baseline proxy" ? null : broker.rssMb() });
-        process.stderr.write(`  ${database} c=${connections} ${name}: ${load.rps} req/s p50 ${load.p50} ms\n`);
+        if (onlyScenarios && !onlyScenarios.has(name)) continue;
+        // CPU per call of the process that answers: the bare proxy for the baseline, else the broker.
+        const measured = name === "baseline proxy" ? stack.baseline : broker;
+        const { load, cpuMicrosPerCall } = await withCpu(measured, () => runLoad({ ...spec, connections, durationSeconds }));
+        results.push({ database, scenario: name, concurrency: connections, ...load, brokerRssMb: name === "baseline proxy" ? null : broker.rssMb(), cpuMicrosPerCall });
+        process.stderr.write(`  ${database} c=${connections} ${name}: ${load.rps} req/s p50 ${load.p50} ms, ${cpuMicrosPerCall} CPU µs/call\n`);
       }
     }
   } finally {
@@ -109,14 +124,17 @@ async function measureAll(stack: Stack, database: string): Promise<ScenarioResul
   return results;
 }
 
-async function measureGrowth(stack: Stack, database: string): Promise<{ database: string; history: number; empty: LoadResult; after: LoadResult }> {
+type GrowthRun = LoadResult & { cpuMicrosPerCall: number };
+
+async function measureGrowth(stack: Stack, database: string): Promise<{ database: string; history: number; empty: GrowthRun; after: GrowthRun }> {
   const connections = 32;
   const measure = async () => {
     const broker = await startBroker(stack);
     try {
       const brokerUrl = `http://127.0.0.1:${broker.port}`;
       const jwt = await mintToken(brokerUrl, stack.fixture);
-      return await runLoad({ ...scenarios(brokerUrl, "", stack.fixture, jwt)["execute (JWT)"]!, connections, durationSeconds });
+      const { load, cpuMicrosPerCall } = await withCpu(broker, () => runLoad({ ...scenarios(brokerUrl, "", stack.fixture, jwt)["execute (JWT)"]!, connections, durationSeconds }));
+      return { ...load, cpuMicrosPerCall };
     } finally {
       await broker.stop();
     }
@@ -148,7 +166,7 @@ async function benchDatabase(database: string, databaseUrl: string | undefined) 
   try {
     // Growth runs on a fresh copy so the main table starts from the same empty store.
     const main = await measureAll(stack, database);
-    const growth = await measureGrowth(stack, database);
+    const growth = flags["no-growth"] ? undefined : await measureGrowth(stack, database);
     return { main, growth };
   } finally {
     await stack.upstream.stop();
@@ -166,7 +184,7 @@ async function main() {
   const runs = [await benchDatabase("sqlite", undefined)];
   const postgresUrl = process.env.BROKER_BENCH_POSTGRES_URL;
   if (postgresUrl) runs.push(await withPostgresDatabase(postgresUrl, (url) => benchDatabase("postgres", url)));
-  const report = { when: new Date().toISOString(), node: process.version, quick, durationSeconds, concurrencies, results: runs.flatMap((r) => r.main), growth: runs.map((r) => r.growth), seconds: Math.round((Date.now() - started) / 1000) };
+  const report = { when: new Date().toISOString(), node: process.version, quick, durationSeconds, concurrencies, results: runs.flatMap((r) => r.main), growth: runs.flatMap((r) => (r.growth ? [r.growth] : [])), seconds: Math.round((Date.now() - started) / 1000) };
   process.stdout.write(renderReport(report));
   const dir = join(root, "bench/results");
   mkdirSync(dir, { recursive: true });

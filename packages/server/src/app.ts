@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import pinoPretty from "pino-pretty";
-import Fastify, { type FastifyRequest } from "fastify";
+import Fastify, { LogController, type FastifyReply, type FastifyRequest } from "fastify";
 import type { DestinationStream } from "pino";
 import { createAgentAppQueries } from "./agent-apps/agent-app-queries.js";
 import { createAgentAppService } from "./agent-apps/agent-app-service.js";
@@ -183,6 +183,20 @@ function requestLogSerializer(request: FastifyRequest) {
   return { id: request.id, method: request.method, path: request.url.split("?")[0]!.replace(CONNECT_TOKEN, "/connect/cs_…") };
 }
 
+/**
+ * One info line per request, when it completes: request id (the child logger's `reqId`), method,
+ * path, status and duration. Fastify's own "incoming request" line is dropped (a request that
+ * fails still logs Fastify's "request errored" line).
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest() {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    if (error) return super.requestCompleted(error, request, reply);
+    reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, "request completed");
+  }
+}
+
 /** The identity provider's origin, which the console's sign-in talks to (none for the development issuer). */
 function identityProviderOrigin(config: Services["config"]): string | undefined {
   const issuer = config.oidc?.issuer;
@@ -207,6 +221,7 @@ export async function buildApp(services: Services, options: { logStream?: Destin
       // People read development logs; machines read the JSON lines of test and production.
       ...(options.logStream ? { stream: options.logStream } : config.logFormat === "pretty" ? { stream: readableLogStream() } : {}),
     },
+    logController: new OneLinePerRequest(),
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: answerRouterError,
     clientErrorHandler: answerClientError,

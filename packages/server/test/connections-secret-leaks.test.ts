@@ -98,8 +98,9 @@ describeEachDatabase("no secret in any response or log line", (kind) => {
   afterAll(() => world.close());
 
   it("exercised what it claims: logs written, credentials echoed upstream, invocations readable", () => {
-    expect(world.broker.logs.length).toBeGreaterThan(100);
+    // At least one line per request (the broker logs each request once, when it completes).
     expect(world.broker.responses.length).toBeGreaterThan(50);
+    expect(world.broker.logs.length).toBeGreaterThanOrEqual(world.broker.responses.length);
     expect(invocations.length).toBeGreaterThan(10);
     for (const fake of fakes()) expect(fake.stats.apiCalls.some((c) => c.authorization)).toBe(true);
     expect(world.fakes.github.stats.refreshGrants + world.fakes.slack.stats.refreshGrants + world.fakes.linear.stats.refreshGrants).toBeGreaterThanOrEqual(6);

@@ -3,6 +3,7 @@
  * transaction, after taking the tenant's chain lock, so two writers never chain after the same row.
  */
 import type { Store, Tx } from "../store/database.js";
+import { preparedInsert, preparedQuery } from "../store/prepared.js";
 import type { AuditEventsTable } from "../store/schema.js";
 
 export type AuditRow = AuditEventsTable;
@@ -43,6 +44,13 @@ const AUDIT_COLUMNS = [
 
 export function createAuditQueries(store: Pick<Store, "db" | "lock">) {
   const { db } = store;
+  // Every append runs these two: compiled once (store/prepared.ts).
+  const insertRows = preparedInsert<AuditRow>(db, AUDIT_COLUMNS, (executor, rows) => executor.insertInto("audit_events").values(rows));
+  const TENANT = Symbol("tenant");
+  const lastLinkOf = preparedQuery(
+    db.selectFrom("audit_events").select(["seq", "hash"]).where("tenant_id", "=", TENANT as unknown as string).orderBy("seq", "desc").limit(1).compile(),
+    TENANT,
+  );
   return {
     transaction: <T>(work: (trx: Tx) => Promise<T>) => db.transaction().execute(work),
 
@@ -50,12 +58,11 @@ export function createAuditQueries(store: Pick<Store, "db" | "lock">) {
     lockChain: (trx: Tx, tenantId: string) => store.lock(trx, `audit:${tenantId}`),
 
     /** The tenant's newest row: the next one chains after it. */
-    lastLink: (trx: Tx, tenantId: string): Promise<Pick<AuditRow, "seq" | "hash"> | undefined> =>
-      trx.selectFrom("audit_events").select(["seq", "hash"]).where("tenant_id", "=", tenantId).orderBy("seq", "desc").limit(1).executeTakeFirst(),
+    lastLink: async (trx: Tx, tenantId: string): Promise<Pick<AuditRow, "seq" | "hash"> | undefined> => (await lastLinkOf(trx, tenantId))[0],
 
     async insertMany(trx: Tx, rows: readonly AuditRow[]): Promise<void> {
       for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-        await trx.insertInto("audit_events").values(rows.slice(i, i + INSERT_CHUNK)).execute();
+        await insertRows(trx, rows.slice(i, i + INSERT_CHUNK));
       }
     },
 

@@ -3,6 +3,7 @@
  * to a lifecycle step's write take that write's transaction as their last argument.
  */
 import type { Executor, Store } from "../store/database.js";
+import { preparedInsert } from "../store/prepared.js";
 import type { InvocationsTable, UsageEventsTable } from "../store/schema.js";
 import type { Invocation, InvocationStep } from "./invocation.js";
 
@@ -62,9 +63,17 @@ function invocationToRow(invocation: Invocation): InvocationsTable {
   };
 }
 
+const INVOCATION_COLUMNS = Object.keys(invocationToRow({} as Invocation)) as (keyof InvocationsTable)[];
+const USAGE_COLUMNS = ["id", "tenant_id", "env", "agent_app_id", "tool_name", "invocation_id", "period", "occurred_at", "end_user_id"] as const satisfies readonly (keyof UsageEventsTable)[];
+
 export function createInvocationQueries({ db }: Pick<Store, "db">) {
+  // The execute path's two inserts, compiled once per row count (store/prepared.ts).
+  const insertInvocations = preparedInsert<InvocationsTable>(db, INVOCATION_COLUMNS, (executor, rows) => executor.insertInto("invocations").values(rows));
+  const insertUsageRows = preparedInsert<UsageEventsTable>(db, USAGE_COLUMNS, (executor, rows) =>
+    executor.insertInto("usage_events").values(rows).onConflict((oc) => oc.column("invocation_id").doNothing()),
+  );
   return {
-    insertMany: (invocations: Invocation[], executor: Executor = db) => executor.insertInto("invocations").values(invocations.map(invocationToRow)).execute(),
+    insertMany: (invocations: Invocation[], executor: Executor = db) => insertInvocations(executor, invocations.map(invocationToRow)),
 
     async find(tenantId: string, id: string, executor: Executor = db): Promise<Invocation | undefined> {
       const row = await executor.selectFrom("invocations").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
@@ -107,8 +116,7 @@ export function createInvocationQueries({ db }: Pick<Store, "db">) {
         .where("status", "=", "awaiting_approval")
         .execute(),
 
-    insertUsage: (rows: UsageEventsTable[], executor: Executor = db) =>
-      executor.insertInto("usage_events").values(rows).onConflict((oc) => oc.column("invocation_id").doNothing()).execute(),
+    insertUsage: (rows: UsageEventsTable[], executor: Executor = db) => insertUsageRows(executor, rows),
   };
 }
 

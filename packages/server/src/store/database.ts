@@ -42,10 +42,11 @@ export const sqliteFileIn = (dataDir: string) => join(dataDir, "toolbroker.sqlit
 function openSqlite(file: string): Store {
   if (file !== ":memory:") mkdirSync(join(file, ".."), { recursive: true });
   const database = new SQLite(file);
-  database.pragma("journal_mode = WAL");
-  database.pragma("foreign_keys = ON");
-  database.pragma("busy_timeout = 5000");
-  database.pragma("synchronous = NORMAL");
+  // No statement is left for the garbage collector to finalize: better-sqlite3 12 on Node 24 can
+  // abort the process when a GC finalizes one (Statement::~Statement, "(env) != nullptr"). So the
+  // pragmas run through exec (no statement object), and every statement stays referenced.
+  database.exec("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;");
+  let pingStatement: SQLite.Statement | undefined;
   const fileCheck = file === ":memory:" ? undefined : watchFileIdentity(file);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database, fileCheck) }) });
   return {
@@ -54,7 +55,7 @@ function openSqlite(file: string): Store {
     lock: async () => {},
     ping: async () => {
       fileCheck?.(true);
-      database.prepare("select 1").get();
+      (pingStatement ??= database.prepare("select 1")).get();
     },
     close: () => db.destroy(),
   };
@@ -87,7 +88,8 @@ function watchFileIdentity(file: string) {
   };
 }
 
-const STATEMENT_CACHE_SIZE = 500;
+/** Far above the broker's distinct statements, so one is dropped (and finalized by a GC) almost never. */
+const STATEMENT_CACHE_SIZE = 5_000;
 
 /**
  * Kysely prepares every query afresh; preparing costs as much as running a small statement.

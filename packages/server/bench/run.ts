@@ -2,7 +2,8 @@
  * `npm run bench`: the broker's hot path against a bare HTTP hop, on this machine, in one run.
  * Flags: --quick (under a minute), --duration S, --concurrency 1,8,32,128, --history N,
  * --from-source (run the broker through tsx instead of the production build; for the smoke test),
- * --scenarios "execute (JWT),broker/token" (only these, besides the baseline), --no-growth (skip the growth runs).
+ * --scenarios "execute (JWT),broker/token" (only these, besides the baseline), --no-growth (skip the growth runs),
+ * --runs N (measured runs per scenario, after a warm-up; the report gives each figure's median), --warmup S.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -30,6 +31,8 @@ const { values: flags } = parseArgs({
     "from-source": { type: "boolean" },
     scenarios: { type: "string" },
     "no-growth": { type: "boolean" },
+    runs: { type: "string" },
+    warmup: { type: "string" },
   },
 });
 const quick = flags.quick === true;
@@ -37,6 +40,8 @@ const durationSeconds = Number(flags.duration ?? (quick ? 1 : 10));
 const concurrencies = (flags.concurrency ?? (quick ? "1,32" : "1,8,32,128")).split(",").map(Number);
 const historySize = Number(flags.history ?? (quick ? 20_000 : 1_000_000));
 const onlyScenarios = flags.scenarios ? new Set(["baseline proxy", ...flags.scenarios.split(",").map((name) => name.trim())]) : undefined;
+const runsPerScenario = Number(flags.runs ?? (quick ? 1 : 3));
+const warmupSeconds = Number(flags.warmup ?? (quick ? 0 : 2));
 const tsxLoader = ["--import", "tsx"];
 
 type Stack = { upstream: Child; baseline: Child; dataDir: string; env: Record<string, string>; fixture: BenchFixture; databaseUrl?: string };
@@ -93,12 +98,29 @@ function scenarios(brokerUrl: string, baselineUrl: string, fixture: BenchFixture
   };
 }
 
+type MeasuredLoad = LoadResult & { cpuMicrosPerCall: number };
+
 /** Runs a load and divides the CPU time `process` spent meanwhile by the requests it answered. */
-async function withCpu(child: Child, run: () => Promise<LoadResult>): Promise<{ load: LoadResult; cpuMicrosPerCall: number }> {
+async function withCpu(child: Child, spec: LoadSpec): Promise<MeasuredLoad> {
   const before = child.cpuMicros();
-  const load = await run();
+  const load = await runLoad(spec);
   const spent = child.cpuMicros() - before;
-  return { load, cpuMicrosPerCall: load.requests > 0 ? Math.round(spent / load.requests) : 0 };
+  return { ...load, cpuMicrosPerCall: load.requests > 0 ? Math.round(spent / load.requests) : 0 };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/**
+ * A warm-up (JIT, caches, connection pools), then `runsPerScenario` measured runs: each figure is
+ * the median of the runs (errors and non-2xx are summed, so no failure hides behind a median).
+ */
+async function measureScenario(child: Child, spec: LoadSpec): Promise<MeasuredLoad> {
+  if (warmupSeconds > 0) await runLoad({ ...spec, durationSeconds: warmupSeconds });
+  const runs: MeasuredLoad[] = [];
+  for (let i = 0; i < runsPerScenario; i++) runs.push(await withCpu(child, spec));
+  const of = (field: keyof MeasuredLoad) => median(runs.map((run) => run[field]));
+  const sum = (field: keyof MeasuredLoad) => runs.reduce((total, run) => total + run[field], 0);
+  return { rps: of("rps"), p50: of("p50"), p99: of("p99"), max: of("max"), requests: sum("requests"), non2xx: sum("non2xx"), errors: sum("errors"), cpuMicrosPerCall: of("cpuMicrosPerCall") };
 }
 
 async function measureAll(stack: Stack, database: string): Promise<ScenarioResult[]> {
@@ -113,9 +135,9 @@ async function measureAll(stack: Stack, database: string): Promise<ScenarioResul
         if (onlyScenarios && !onlyScenarios.has(name)) continue;
         // CPU per call of the process that answers: the bare proxy for the baseline, else the broker.
         const measured = name === "baseline proxy" ? stack.baseline : broker;
-        const { load, cpuMicrosPerCall } = await withCpu(measured, () => runLoad({ ...spec, connections, durationSeconds }));
-        results.push({ database, scenario: name, concurrency: connections, ...load, brokerRssMb: name === "baseline proxy" ? null : broker.rssMb(), cpuMicrosPerCall });
-        process.stderr.write(`  ${database} c=${connections} ${name}: ${load.rps} req/s p50 ${load.p50} ms, ${cpuMicrosPerCall} CPU µs/call\n`);
+        const load = await measureScenario(measured, { ...spec, connections, durationSeconds });
+        results.push({ database, scenario: name, concurrency: connections, ...load, brokerRssMb: name === "baseline proxy" ? null : broker.rssMb() });
+        process.stderr.write(`  ${database} c=${connections} ${name}: ${load.rps} req/s p50 ${load.p50} ms, ${load.cpuMicrosPerCall} CPU µs/call\n`);
       }
     }
   } finally {
@@ -124,17 +146,14 @@ async function measureAll(stack: Stack, database: string): Promise<ScenarioResul
   return results;
 }
 
-type GrowthRun = LoadResult & { cpuMicrosPerCall: number };
-
-async function measureGrowth(stack: Stack, database: string): Promise<{ database: string; history: number; empty: GrowthRun; after: GrowthRun }> {
+async function measureGrowth(stack: Stack, database: string): Promise<{ database: string; history: number; empty: MeasuredLoad; after: MeasuredLoad }> {
   const connections = 32;
   const measure = async () => {
     const broker = await startBroker(stack);
     try {
       const brokerUrl = `http://127.0.0.1:${broker.port}`;
       const jwt = await mintToken(brokerUrl, stack.fixture);
-      const { load, cpuMicrosPerCall } = await withCpu(broker, () => runLoad({ ...scenarios(brokerUrl, "", stack.fixture, jwt)["execute (JWT)"]!, connections, durationSeconds }));
-      return { ...load, cpuMicrosPerCall };
+      return await measureScenario(broker, { ...scenarios(brokerUrl, "", stack.fixture, jwt)["execute (JWT)"]!, connections, durationSeconds });
     } finally {
       await broker.stop();
     }
@@ -184,7 +203,7 @@ async function main() {
   const runs = [await benchDatabase("sqlite", undefined)];
   const postgresUrl = process.env.BROKER_BENCH_POSTGRES_URL;
   if (postgresUrl) runs.push(await withPostgresDatabase(postgresUrl, (url) => benchDatabase("postgres", url)));
-  const report = { when: new Date().toISOString(), node: process.version, quick, durationSeconds, concurrencies, results: runs.flatMap((r) => r.main), growth: runs.flatMap((r) => (r.growth ? [r.growth] : [])), seconds: Math.round((Date.now() - started) / 1000) };
+  const report = { when: new Date().toISOString(), node: process.version, quick, durationSeconds, runs: runsPerScenario, warmupSeconds, concurrencies, results: runs.flatMap((r) => r.main), growth: runs.flatMap((r) => (r.growth ? [r.growth] : [])), seconds: Math.round((Date.now() - started) / 1000) };
   process.stdout.write(renderReport(report));
   const dir = join(root, "bench/results");
   mkdirSync(dir, { recursive: true });

@@ -229,8 +229,9 @@ export async function buildApp(services: Services, options: { logStream?: Destin
   app.setValidatorCompiler(createValidatorCompiler());
 
   registerJsonBody(app);
-  app.addHook("onSend", async (request, reply) => {
+  app.addHook("onSend", (request, reply, payload, done) => {
     reply.header("x-request-id", request.id);
+    done(null, payload);
   });
   registerErrorHandling(app);
   registerHostAndOriginCheck(app, config.publicUrl);

@@ -45,7 +45,7 @@ type CredentialDeps = {
   operators: OperatorVerifier;
   tenants: Pick<TenantService, "findMembership">;
   controlKeys: Pick<ControlKeyService, "authenticate">;
-  brokerJwts: Pick<BrokerJwts, "verify">;
+  brokerJwts: Pick<BrokerJwts, "verify" | "isKnown">;
 };
 
 export function bearerToken(request: FastifyRequest): string {
@@ -85,7 +85,8 @@ export function registerCredentials(app: FastifyInstance, deps: CredentialDeps) 
 
   async function authenticate(request: FastifyRequest, accepted: CredentialKind[]): Promise<Credential> {
     const token = bearerToken(request);
-    const kind = classifyToken(token);
+    // An agent reuses its token for many calls: one it presented before needs no decoding.
+    const kind = deps.brokerJwts.isKnown(token) ? "broker_jwt" : classifyToken(token);
     if (!accepted.includes(kind)) {
       throw unauthorized(`${KIND_NAMES[kind]} is not accepted here; use ${accepted.map((k) => KIND_NAMES[k]).join(" or ")}`);
     }

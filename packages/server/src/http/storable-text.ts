@@ -66,13 +66,15 @@ class UnstorableTextError extends Error {
 
 /** Registered once on the root instance: applies to every route (not to the 404 answer). */
 export function registerStorableTextCheck(app: FastifyInstance) {
-  app.addHook("preValidation", async (request) => {
-    if (request.is404) return;
+  // A callback hook, not an async one: it runs on every request and has nothing to wait for.
+  app.addHook("preValidation", (request, _reply, done) => {
+    if (request.is404) return done();
     // Fastify's own validation order, so the first failing part is the one reported.
     const parts: [string, unknown][] = [["params", request.params], ["body", request.body], ["querystring", request.query]];
     for (const [location, value] of parts) {
       const issues = findUnstorableText(value);
-      if (issues.length > 0) throw new UnstorableTextError(location, issues);
+      if (issues.length > 0) return done(new UnstorableTextError(location, issues));
     }
+    done();
   });
 }

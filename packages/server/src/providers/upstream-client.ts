@@ -38,8 +38,22 @@ export type UpstreamClient = {
   close(): Promise<void>;
 };
 
+/** Parsed base URLs: a provider's base URL is parsed once, not on every call (a URL is immutable here: only read). */
+const parsedBases = new Map<string, URL>();
+const MAX_PARSED_BASES = 1_000;
+
+function parsedBase(baseUrl: string): URL {
+  let base = parsedBases.get(baseUrl);
+  if (!base) {
+    base = new URL(baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`);
+    if (parsedBases.size >= MAX_PARSED_BASES) parsedBases.clear();
+    parsedBases.set(baseUrl, base);
+  }
+  return base;
+}
+
 export function buildUpstreamUrl(baseUrl: string, req: Pick<UpstreamRequest, "path" | "query">): URL {
-  const base = new URL(baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`);
+  const base = parsedBase(baseUrl);
   // An empty path means the configured URL itself (e.g. a vendor's revocation endpoint).
   const url = req.path === "" ? new URL(baseUrl) : new URL(req.path.replace(/^\/+/, ""), base);
   // A path like "../../other" or an absolute URL must not escape the configured API.
@@ -87,6 +101,10 @@ export function createUpstreamClient(options: { timeoutMs?: number; dispatcher?:
       }
       const started = performance.now();
       const timeout = perCall.timeoutMs ?? timeoutMs;
+      // The whole exchange, headers and body, must end within the timeout. A controller and a
+      // timer cleared at the end cost less than half of AbortSignal.timeout's weakly held timer.
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(), timeout);
       try {
         const response = await request(url, {
           method: req.method,
@@ -95,7 +113,7 @@ export function createUpstreamClient(options: { timeoutMs?: number; dispatcher?:
           dispatcher: perCall.guarded ? guardedAgent : agent,
           headersTimeout: timeout,
           bodyTimeout: timeout,
-          signal: AbortSignal.timeout(timeout),
+          signal: deadline.signal,
         });
         const text = await readLimited(response.body);
         return { status: response.statusCode, headers: response.headers, body: parseBody(text), latencyMs: performance.now() - started };
@@ -108,6 +126,8 @@ export function createUpstreamClient(options: { timeoutMs?: number; dispatcher?:
         throw new BrokerError("upstream_error", timedOut ? `the upstream did not answer within ${timeout} ms` : "the upstream could not be reached", {
           reason: timedOut ? "timeout" : "network",
         });
+      } finally {
+        clearTimeout(timer);
       }
     },
     close: async () => {

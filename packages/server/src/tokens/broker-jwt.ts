@@ -51,6 +51,8 @@ export function createBrokerJwts({ signingKeys, clock, issuer, ttlSeconds }: Bro
 
   return {
     ttlSeconds,
+    /** Whether the token was verified before (it may have expired since): a broker JWT, without decoding it again. */
+    isKnown: (token: string) => verified.has(token),
     async mint(subject: { tenantId: string; agentAppId: string; env: TestOrLive; endUserId?: string | null | undefined }) {
       const { kid, key } = await signingKeys.activeSigner();
       const issuedAt = Math.floor(clock.now().getTime() / 1000);

@@ -118,6 +118,7 @@ async function measureScenario(child: Child, spec: LoadSpec): Promise<MeasuredLo
   if (warmupSeconds > 0) await runLoad({ ...spec, durationSeconds: warmupSeconds });
   const runs: MeasuredLoad[] = [];
   for (let i = 0; i < runsPerScenario; i++) runs.push(await withCpu(child, spec));
+  if (runs.length > 1) process.stderr.write(`    runs: ${runs.map((run) => `${run.rps} req/s ${run.cpuMicrosPerCall} µs`).join(", ")}\n`);
   const of = (field: keyof MeasuredLoad) => median(runs.map((run) => run[field]));
   const sum = (field: keyof MeasuredLoad) => runs.reduce((total, run) => total + run[field], 0);
   return { rps: of("rps"), p50: of("p50"), p99: of("p99"), max: of("max"), requests: sum("requests"), non2xx: sum("non2xx"), errors: sum("errors"), cpuMicrosPerCall: of("cpuMicrosPerCall") };

@@ -100,13 +100,28 @@ export function buildDeclaredRequest(request: ToolDeclaration["request"], args: 
   return built;
 }
 
+/** A pointer's reference tokens, unescaped; pointers come from declarations, so there are few of them. */
+const pointerTokens = new Map<string, string[]>();
+const MAX_CACHED_POINTERS = 10_000;
+
+function tokensOf(pointer: string): string[] {
+  let tokens = pointerTokens.get(pointer);
+  if (!tokens) {
+    tokens = pointer.slice(1).split("/").map((raw) => raw.replace(/~1/g, "/").replace(/~0/g, "~"));
+    if (pointerTokens.size >= MAX_CACHED_POINTERS) pointerTokens.clear();
+    pointerTokens.set(pointer, tokens);
+  }
+  return tokens;
+}
+
+const ARRAY_INDEX = /^(0|[1-9]\d*)$/;
+
 /** RFC 6901: the value a pointer names, or undefined when it names nothing. */
 export function resolvePointer(document: unknown, pointer: string): unknown {
   if (pointer === "") return document;
   let current = document;
-  for (const raw of pointer.slice(1).split("/")) {
-    const token = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (Array.isArray(current) && /^(0|[1-9]\d*)$/.test(token)) current = current[Number(token)];
+  for (const token of tokensOf(pointer)) {
+    if (Array.isArray(current) && ARRAY_INDEX.test(token)) current = current[Number(token)];
     else if (current && typeof current === "object" && Object.hasOwn(current, token)) current = (current as Record<string, unknown>)[token];
     else return undefined;
   }

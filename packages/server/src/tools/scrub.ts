@@ -8,7 +8,20 @@ export const REDACTED = "[redacted]";
 const CREDENTIAL_KEY = /(^|[_\-.])(token|access[_-]?token|refresh[_-]?token|id[_-]?token|secret|client[_-]?secret|password|passwd|authorization|api[_-]?key|apikey|cookie|set[_-]?cookie|private[_-]?key|credentials?|bearer|session)($|[_\-.])/i;
 const CREDENTIAL_KEY_EXACT = /^(token|secret|password|authorization|auth|apikey|api_key|cookie|credentials?|x-api-key)$/i;
 
-export const isCredentialKey = (key: string) => CREDENTIAL_KEY_EXACT.test(key) || CREDENTIAL_KEY.test(key.replace(/([a-z])([A-Z])/g, "$1_$2"));
+/** Verdicts by key: results repeat the same few field names call after call. */
+const credentialKeyVerdicts = new Map<string, boolean>();
+const MAX_REMEMBERED_KEYS = 10_000;
+
+export function isCredentialKey(key: string): boolean {
+  let verdict = credentialKeyVerdicts.get(key);
+  if (verdict === undefined) {
+    verdict = CREDENTIAL_KEY_EXACT.test(key) || CREDENTIAL_KEY.test(key.replace(/([a-z])([A-Z])/g, "$1_$2"));
+    // Keys are chosen by upstreams and callers: keep the memory bounded.
+    if (credentialKeyVerdicts.size >= MAX_REMEMBERED_KEYS) credentialKeyVerdicts.clear();
+    credentialKeyVerdicts.set(key, verdict);
+  }
+  return verdict;
+}
 
 /** Secrets shorter than this are not searched for inside longer strings (too many false hits). */
 const MIN_SECRET_LENGTH = 6;

@@ -5,6 +5,7 @@
 import { uuidv7 } from "../ids.js";
 import type { Clock } from "../clock.js";
 import type { Tx } from "../store/database.js";
+import { createWriteBatcher } from "../store/write-batcher.js";
 import { CHAIN_START, GENESIS_HASH, hashAuditRow, verifyChainPart, type ChainCursor, type ChainVerdict } from "./audit-chain.js";
 
 /** Rows per page when verifying the chain. */
@@ -75,11 +76,19 @@ export function createAuditLog({ queries, clock }: AuditLogDeps) {
     return id!;
   }
 
+  // Entries that go with no other write (a token minted, say) share transactions: the chain's
+  // lock (PostgreSQL), tail lookup and INSERT are paid once per batch, not once per entry, so
+  // concurrent appends for one tenant no longer queue behind each other's round trips.
+  const standalone = createWriteBatcher<AuditEntry>((entries) => queries.transaction((trx) => appendManyIn(trx, entries)));
+
   return {
     /** Appends inside the caller's transaction, so the event exists exactly when the change does. */
     appendIn,
     appendManyIn,
-    append: (entry: AuditEntry) => queries.transaction((trx) => appendIn(trx, entry)),
+    /** Appends on its own; resolves once the entry is committed (group commit, store/write-batcher.ts). */
+    append: (entry: AuditEntry) => standalone.write(entry),
+    /** Writes the standalone entries still queued, then refuses new ones (shutdown, main.ts). */
+    close: () => standalone.close(),
     list: (tenantId: string, filter: AuditFilter) => queries.list(tenantId, filter),
     /**
      * Walks the chain a page at a time, yielding to other requests between pages, so a long log

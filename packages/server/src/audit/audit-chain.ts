@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { AuditEventsTable } from "../store/schema.js";
 
 export const GENESIS_HASH = "0".repeat(64);
@@ -22,7 +22,7 @@ export function hashAuditRow(row: Omit<AuditEventsTable, "hash" | "id" | "end_us
     row.prev_hash,
     ...(row.end_user_id ? [row.end_user_id] : []),
   ]);
-  return createHash("sha256").update(material).digest("hex");
+  return hash("sha256", material, "hex");
 }
 
 export type ChainVerdict = { ok: true; events: number } | { ok: false; events: number; brokenAtSeq: number; reason: string };

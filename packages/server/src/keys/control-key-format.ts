@@ -2,7 +2,7 @@
  * Control keys look like `bk_test_<32 base62><6 base62 checksum>`. The checksum (CRC-32 of the
  * rest) lets the broker and secret scanners reject a mistyped or made-up key without a lookup.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 import { crc32 } from "node:zlib";
 import type { TestOrLive } from "../ids.js";
 
@@ -48,4 +48,4 @@ export function parseControlKey(key: string): ParsedControlKey | undefined {
   return { env: match[1] as TestOrLive, hash: hashControlKey(key), displayPrefix: key.slice(0, `bk_${match[1]}_`.length + 4) };
 }
 
-export const hashControlKey = (key: string) => createHash("sha256").update(key).digest("hex");
+export const hashControlKey = (key: string) => hash("sha256", key, "hex");

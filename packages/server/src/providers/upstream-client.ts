@@ -137,18 +137,23 @@ export function createUpstreamClient(options: { timeoutMs?: number; dispatcher?:
   };
 }
 
-async function readLimited(body: Dispatcher.ResponseData["body"]): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_UPSTREAM_RESPONSE_BYTES) {
-      body.destroy();
-      throw new BrokerError("upstream_error", `the upstream response exceeded ${MAX_UPSTREAM_RESPONSE_BYTES} bytes`, { reason: "too_large" });
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+/** The body as text, refused past MAX_UPSTREAM_RESPONSE_BYTES (events, not an async iterator: one less allocation per chunk). */
+function readLimited(body: Dispatcher.ResponseData["body"]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_UPSTREAM_RESPONSE_BYTES) {
+        body.destroy();
+        reject(new BrokerError("upstream_error", `the upstream response exceeded ${MAX_UPSTREAM_RESPONSE_BYTES} bytes`, { reason: "too_large" }));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    body.once("end", () => resolve(Buffer.concat(chunks, size).toString("utf8")));
+    body.once("error", reject);
+  });
 }
 
 function parseBody(text: string): unknown {

@@ -10,7 +10,7 @@
  * surrogates never arrive: the storable-text check (http/storable-text.ts) refuses them in every
  * body, at any depth, before validation.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import canonicalize from "canonicalize";
 
 /** The canonical text of a JSON value; `undefined` (what a policy reads at a missing pointer) gives "null". */
@@ -25,4 +25,4 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** SHA-256 (hex) of the canonical text: ignores key order and whitespace. */
-export const fingerprint = (value: unknown) => createHash("sha256").update(canonicalJson(value)).digest("hex");
+export const fingerprint = (value: unknown) => hash("sha256", canonicalJson(value), "hex");

@@ -41,7 +41,7 @@ const concurrencies = (flags.concurrency ?? (quick ? "1,32" : "1,8,32,128")).spl
 const historySize = Number(flags.history ?? (quick ? 20_000 : 1_000_000));
 const onlyScenarios = flags.scenarios ? new Set(["baseline proxy", ...flags.scenarios.split(",").map((name) => name.trim())]) : undefined;
 const runsPerScenario = Number(flags.runs ?? (quick ? 1 : 3));
-const warmupSeconds = Number(flags.warmup ?? (quick ? 0 : 2));
+const warmupSeconds = Number(flags.warmup ?? (quick ? 0 : 5));
 const tsxLoader = ["--import", "tsx"];
 
 type Stack = { upstream: Child; baseline: Child; dataDir: string; env: Record<string, string>; fixture: BenchFixture; databaseUrl?: string };

@@ -103,13 +103,16 @@ export function buildDeclaredRequest(request: ToolDeclaration["request"], args: 
 /** A pointer's reference tokens, unescaped; pointers come from declarations, so there are few of them. */
 const pointerTokens = new Map<string, string[]>();
 const MAX_CACHED_POINTERS = 10_000;
+const MAX_CACHED_POINTER_LENGTH = 256;
 
 function tokensOf(pointer: string): string[] {
   let tokens = pointerTokens.get(pointer);
   if (!tokens) {
     tokens = pointer.slice(1).split("/").map((raw) => raw.replace(/~1/g, "/").replace(/~0/g, "~"));
-    if (pointerTokens.size >= MAX_CACHED_POINTERS) pointerTokens.clear();
-    pointerTokens.set(pointer, tokens);
+    if (pointer.length <= MAX_CACHED_POINTER_LENGTH) {
+      if (pointerTokens.size >= MAX_CACHED_POINTERS) pointerTokens.clear();
+      pointerTokens.set(pointer, tokens);
+    }
   }
   return tokens;
 }

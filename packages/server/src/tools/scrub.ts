@@ -11,14 +11,17 @@ const CREDENTIAL_KEY_EXACT = /^(token|secret|password|authorization|auth|apikey|
 /** Verdicts by key: results repeat the same few field names call after call. */
 const credentialKeyVerdicts = new Map<string, boolean>();
 const MAX_REMEMBERED_KEYS = 10_000;
+/** Keys are chosen by upstreams and callers: only short ones are remembered, so memory stays bounded. */
+const MAX_REMEMBERED_KEY_LENGTH = 64;
 
 export function isCredentialKey(key: string): boolean {
   let verdict = credentialKeyVerdicts.get(key);
   if (verdict === undefined) {
     verdict = CREDENTIAL_KEY_EXACT.test(key) || CREDENTIAL_KEY.test(key.replace(/([a-z])([A-Z])/g, "$1_$2"));
-    // Keys are chosen by upstreams and callers: keep the memory bounded.
-    if (credentialKeyVerdicts.size >= MAX_REMEMBERED_KEYS) credentialKeyVerdicts.clear();
-    credentialKeyVerdicts.set(key, verdict);
+    if (key.length <= MAX_REMEMBERED_KEY_LENGTH) {
+      if (credentialKeyVerdicts.size >= MAX_REMEMBERED_KEYS) credentialKeyVerdicts.clear();
+      credentialKeyVerdicts.set(key, verdict);
+    }
   }
   return verdict;
 }

@@ -2,7 +2,7 @@
  * `npm run bench`: the broker's hot path against a bare HTTP hop, on this machine, in one run.
  * Flags: --quick (under a minute), --duration S, --concurrency 1,8,32,128, --history N,
  * --from-source (run the broker through tsx instead of the production build; for the smoke test),
- * --scenarios "execute (JWT),broker/token" (only these, besides the baseline), --no-growth (skip the growth runs),
+ * --scenarios "execute (JWT),broker/token" (only these, besides the baseline; commas inside a name's parentheses do not split), --no-growth (skip the growth runs),
  * --runs N (measured runs per scenario, after a warm-up; the report gives each figure's median), --warmup S.
  */
 import { execFileSync } from "node:child_process";
@@ -39,7 +39,7 @@ const quick = flags.quick === true;
 const durationSeconds = Number(flags.duration ?? (quick ? 1 : 10));
 const concurrencies = (flags.concurrency ?? (quick ? "1,32" : "1,8,32,128")).split(",").map(Number);
 const historySize = Number(flags.history ?? (quick ? 20_000 : 1_000_000));
-const onlyScenarios = flags.scenarios ? new Set(["baseline proxy", ...flags.scenarios.split(",").map((name) => name.trim())]) : undefined;
+const onlyScenarios = flags.scenarios ? new Set(["baseline proxy", ...flags.scenarios.split(/,(?![^(]*\))/).map((name) => name.trim())]) : undefined;
 const runsPerScenario = Number(flags.runs ?? (quick ? 1 : 3));
 const warmupSeconds = Number(flags.warmup ?? (quick ? 0 : 5));
 const tsxLoader = ["--import", "tsx"];

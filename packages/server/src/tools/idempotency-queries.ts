@@ -22,9 +22,11 @@ export function createIdempotencyQueries({ db }: Pick<Store, "db">) {
     query.where("tenant_id", "=", scope.tenantId).where("env", "=", scope.env).where("agent_app_id", "=", scope.agentAppId).where("key", "=", storedKey(scope));
 
   return {
+    transaction: <T>(work: (trx: Executor) => Promise<T>) => db.transaction().execute(work),
+
     /** Inserts the claim unless the scope already holds one; true when this insert made it. */
-    async insertClaim(scope: IdempotencyScope, claim: Omit<IdempotencyRow, "tenant_id" | "env" | "agent_app_id" | "key">): Promise<boolean> {
-      const inserted = await db
+    async insertClaim(scope: IdempotencyScope, claim: Omit<IdempotencyRow, "tenant_id" | "env" | "agent_app_id" | "key">, executor: Executor = db): Promise<boolean> {
+      const inserted = await executor
         .insertInto("idempotency_keys")
         .values({ tenant_id: scope.tenantId, env: scope.env, agent_app_id: scope.agentAppId, key: storedKey(scope), ...claim })
         .onConflict((oc) => oc.columns(["tenant_id", "env", "agent_app_id", "key"]).doNothing())

@@ -11,6 +11,7 @@
 import type { Clock } from "../clock.js";
 import { BrokerError } from "../errors.js";
 import type { Executor } from "../store/database.js";
+import { createWriteBatcher } from "../store/write-batcher.js";
 import type { IdempotencyQueries, IdempotencyScope } from "./idempotency-queries.js";
 
 export type { IdempotencyScope } from "./idempotency-queries.js";
@@ -26,7 +27,25 @@ export type IdempotencyClaim =
 
 type IdempotencyDeps = { queries: IdempotencyQueries; clock: Clock };
 
+type ClaimRow = Parameters<IdempotencyQueries["insertClaim"]>[1];
+/** A claim to insert, and whether the insert made it (set when its batch commits). */
+type PendingClaim = { scope: IdempotencyScope; row: ClaimRow; inserted?: boolean };
+
 export function createIdempotency({ queries, clock }: IdempotencyDeps) {
+  // Claims that arrive together are inserted in one transaction (group commit): each caller
+  // still goes on only once its claim is committed, so a duplicate anywhere sees it.
+  const claims = createWriteBatcher<PendingClaim>((batch) =>
+    queries.transaction(async (trx) => {
+      for (const claim of batch) claim.inserted = await queries.insertClaim(claim.scope, claim.row, trx);
+    }),
+  );
+
+  async function insertClaim(scope: IdempotencyScope, row: ClaimRow): Promise<boolean> {
+    const claim: PendingClaim = { scope, row };
+    await claims.write(claim);
+    return claim.inserted === true;
+  }
+
   /** Forgets a key, unless its request was announced as sending. */
   async function release(scope: IdempotencyScope, executor?: Executor) {
     await queries.deleteInProgress(scope, executor);
@@ -35,7 +54,7 @@ export function createIdempotency({ queries, clock }: IdempotencyDeps) {
   return {
     async claim(scope: IdempotencyScope, requestFingerprint: string, invocationId: string): Promise<IdempotencyClaim> {
       const now = clock.now();
-      const claimed = await queries.insertClaim(scope, {
+      const claimed = await insertClaim(scope, {
         request_fingerprint: requestFingerprint,
         status: "in_progress",
         invocation_id: invocationId,

@@ -5,6 +5,7 @@
  * its provider's base URL (the upstream client confines every path to it).
  */
 import { BrokerError } from "../errors.js";
+import { memoizeByKey } from "../shared/memo.js";
 import type { ToolDefinition, ToolHooks } from "../providers/provider-types.js";
 import type { UpstreamRequest, UpstreamResponse } from "../providers/upstream-client.js";
 import type { ToolDeclaration } from "./declaration-schema.js";
@@ -101,21 +102,7 @@ export function buildDeclaredRequest(request: ToolDeclaration["request"], args: 
 }
 
 /** A pointer's reference tokens, unescaped; pointers come from declarations, so there are few of them. */
-const pointerTokens = new Map<string, string[]>();
-const MAX_CACHED_POINTERS = 10_000;
-const MAX_CACHED_POINTER_LENGTH = 256;
-
-function tokensOf(pointer: string): string[] {
-  let tokens = pointerTokens.get(pointer);
-  if (!tokens) {
-    tokens = pointer.slice(1).split("/").map((raw) => raw.replace(/~1/g, "/").replace(/~0/g, "~"));
-    if (pointer.length <= MAX_CACHED_POINTER_LENGTH) {
-      if (pointerTokens.size >= MAX_CACHED_POINTERS) pointerTokens.clear();
-      pointerTokens.set(pointer, tokens);
-    }
-  }
-  return tokens;
-}
+const tokensOf = memoizeByKey((pointer) => pointer.slice(1).split("/").map((raw) => raw.replace(/~1/g, "/").replace(/~0/g, "~")), { maxKeyLength: 256 });
 
 const ARRAY_INDEX = /^(0|[1-9]\d*)$/;
 

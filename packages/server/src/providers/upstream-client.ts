@@ -4,6 +4,7 @@
  */
 import { Agent, fetch as undiciFetch, request, type Dispatcher } from "undici";
 import { BrokerError } from "../errors.js";
+import { memoizeByKey } from "../shared/memo.js";
 import type { UrlSafety } from "../shared/url-safety.js";
 
 export type UpstreamRequest = {
@@ -38,19 +39,8 @@ export type UpstreamClient = {
   close(): Promise<void>;
 };
 
-/** Parsed base URLs: a provider's base URL is parsed once, not on every call (a URL is immutable here: only read). */
-const parsedBases = new Map<string, URL>();
-const MAX_PARSED_BASES = 1_000;
-
-function parsedBase(baseUrl: string): URL {
-  let base = parsedBases.get(baseUrl);
-  if (!base) {
-    base = new URL(baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`);
-    if (parsedBases.size >= MAX_PARSED_BASES) parsedBases.clear();
-    parsedBases.set(baseUrl, base);
-  }
-  return base;
-}
+/** A provider's base URL, parsed once rather than on every call (the URL is only read, never changed). */
+const parsedBase = memoizeByKey((baseUrl) => new URL(baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`), { maxEntries: 1_000, maxKeyLength: 2_048 });
 
 export function buildUpstreamUrl(baseUrl: string, req: Pick<UpstreamRequest, "path" | "query">): URL {
   const base = parsedBase(baseUrl);

@@ -3,28 +3,18 @@
  * a credential the call used are replaced, and fields whose names say "credential" are redacted,
  * at any depth.
  */
+import { memoizeByKey } from "../shared/memo.js";
+
 export const REDACTED = "[redacted]";
 
 const CREDENTIAL_KEY = /(^|[_\-.])(token|access[_-]?token|refresh[_-]?token|id[_-]?token|secret|client[_-]?secret|password|passwd|authorization|api[_-]?key|apikey|cookie|set[_-]?cookie|private[_-]?key|credentials?|bearer|session)($|[_\-.])/i;
 const CREDENTIAL_KEY_EXACT = /^(token|secret|password|authorization|auth|apikey|api_key|cookie|credentials?|x-api-key)$/i;
 
-/** Verdicts by key: results repeat the same few field names call after call. */
-const credentialKeyVerdicts = new Map<string, boolean>();
-const MAX_REMEMBERED_KEYS = 10_000;
-/** Keys are chosen by upstreams and callers: only short ones are remembered, so memory stays bounded. */
-const MAX_REMEMBERED_KEY_LENGTH = 64;
-
-export function isCredentialKey(key: string): boolean {
-  let verdict = credentialKeyVerdicts.get(key);
-  if (verdict === undefined) {
-    verdict = CREDENTIAL_KEY_EXACT.test(key) || CREDENTIAL_KEY.test(key.replace(/([a-z])([A-Z])/g, "$1_$2"));
-    if (key.length <= MAX_REMEMBERED_KEY_LENGTH) {
-      if (credentialKeyVerdicts.size >= MAX_REMEMBERED_KEYS) credentialKeyVerdicts.clear();
-      credentialKeyVerdicts.set(key, verdict);
-    }
-  }
-  return verdict;
-}
+/** Results repeat the same few field names call after call: each name is judged once. */
+export const isCredentialKey = memoizeByKey(
+  (key) => CREDENTIAL_KEY_EXACT.test(key) || CREDENTIAL_KEY.test(key.replace(/([a-z])([A-Z])/g, "$1_$2")),
+  { maxKeyLength: 64 },
+);
 
 /** Secrets shorter than this are not searched for inside longer strings (too many false hits). */
 const MIN_SECRET_LENGTH = 6;

@@ -3,7 +3,8 @@
  * Flags: --quick (under a minute), --duration S, --concurrency 1,8,32,128, --history N,
  * --from-source (run the broker through tsx instead of the production build; for the smoke test),
  * --scenarios "execute (JWT),broker/token" (only these, besides the baseline; commas inside a name's parentheses do not split), --no-growth (skip the growth runs),
- * --runs N (measured runs per scenario, after a warm-up; the report gives each figure's median), --warmup S.
+ * --runs N (measured runs per scenario, after a warm-up; the report gives each figure's median), --warmup S,
+ * --node-flags "--max-semi-space-size=32" (Node/V8 flags for the broker process, for experiments).
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -28,6 +29,7 @@ const { values: flags } = parseArgs({
     concurrency: { type: "string" },
     history: { type: "string" },
     "cpu-prof": { type: "boolean" },
+    "node-flags": { type: "string" },
     "from-source": { type: "boolean" },
     scenarios: { type: "string" },
     "no-growth": { type: "boolean" },
@@ -71,7 +73,8 @@ async function startBroker(stack: Stack): Promise<Child> {
   const port = "0";
   // --cpu-prof: the broker writes a V8 CPU profile into bench/results/ when it exits.
   const profile = flags["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${join(root, "bench/results")}`] : [];
-  const entry = flags["from-source"] ? [...profile, ...tsxLoader, join(root, "src/cli.ts"), "serve"] : [...profile, join(root, "dist/cli.js"), "serve"];
+  const nodeFlags = (flags["node-flags"] ?? "").split(" ").filter(Boolean);
+  const entry = flags["from-source"] ? [...nodeFlags, ...profile, ...tsxLoader, join(root, "src/cli.ts"), "serve"] : [...nodeFlags, ...profile, join(root, "dist/cli.js"), "serve"];
   // Logs stay on at info, as JSON lines as in production (development's readable lines cost more).
   return startProcess("node", entry, { ...stack.env, PORT: port, BROKER_LOG_LEVEL: "info", BROKER_LOG_FORMAT: "json" }, /Server listening at http:\/\/127\.0\.0\.1:(\d+)/);
 }

@@ -42,6 +42,7 @@ export const EnvSchema = Type.Object(
     BROKER_UPSTREAM_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 15_000 }),
     BROKER_SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 10_000 }),
     BROKER_METERING_MODE: oneOf(["test", "off"], "test"),
+    BROKER_HEAP_GROWTH_PERCENT: Type.Integer({ minimum: 0, maximum: 400, default: 25 }),
   },
   // env-schema imposes this anyway (Ajv then drops undeclared variables); stated so the schema reads true.
   { additionalProperties: false },

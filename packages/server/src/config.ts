@@ -53,6 +53,11 @@ export type Config = {
   /** After SIGTERM, how long requests in flight may take before their connections are closed. */
   shutdownGraceMs: number;
   meteringMode: "test" | "off";
+  /**
+   * How far V8 lets the heap grow past what the last full collection kept, in percent (serve and
+   * worker); 0 leaves V8's own choice, which under load lets garbage pile up to several times that.
+   */
+  heapGrowthPercent: number;
 };
 
 export class ConfigError extends Error {
@@ -110,6 +115,7 @@ function configFrom(settings: EnvSettings, oidc: OidcConfig | undefined, provide
     shutdownGraceMs: settings.BROKER_SHUTDOWN_GRACE_MS,
     approvalTtlSeconds: settings.BROKER_APPROVAL_TTL_SECONDS,
     meteringMode: settings.BROKER_METERING_MODE,
+    heapGrowthPercent: settings.BROKER_HEAP_GROWTH_PERCENT,
   };
 }
 

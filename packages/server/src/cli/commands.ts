@@ -9,6 +9,7 @@ import { loadConfig, type Config } from "../config.js";
 import type { FakeUpstreams } from "../sandbox/index.js";
 import type { TestOrLive } from "../ids.js";
 import { parseTtl } from "../identity/development-issuer.js";
+import { limitHeapGrowth } from "../heap-growth.js";
 import { startServer } from "../main.js";
 import { defaultIssuer, openRuntime, type Runtime } from "../runtime.js";
 import { migrateToLatest, openStore } from "../store/database.js";
@@ -43,6 +44,7 @@ const print = (value: unknown, json: boolean | undefined, text: string) =>
 const CLI_ACTOR = { type: "cli", id: "cli" } as const;
 
 export async function serve(config: Config): Promise<number> {
+  limitHeapGrowth(config.heapGrowthPercent);
   await startServer(config);
   return KEEP_RUNNING;
 }
@@ -76,6 +78,7 @@ function sandboxBanner(sandbox: FakeUpstreams): string {
 }
 
 export async function worker(config: Config): Promise<number> {
+  limitHeapGrowth(config.heapGrowthPercent);
   await runWorkerProcess(config);
   return KEEP_RUNNING;
 }

@@ -75,6 +75,7 @@ async function shutDownGracefully(app: App, services: Services, runtime: Runtime
     app.server.closeAllConnections();
     await settlesWithin(closing, SHUTDOWN_CLEANUP_MS / 5);
   }
+  await services.idempotency.close();
   await services.recorder.close();
   await services.audit.close();
   await runtime.store.close();

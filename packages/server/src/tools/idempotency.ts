@@ -52,6 +52,9 @@ export function createIdempotency({ queries, clock }: IdempotencyDeps) {
   }
 
   return {
+    /** Writes the claims still queued, then refuses new ones (shutdown, main.ts). */
+    close: () => claims.close(),
+
     async claim(scope: IdempotencyScope, requestFingerprint: string, invocationId: string): Promise<IdempotencyClaim> {
       const now = clock.now();
       const claimed = await insertClaim(scope, {

@@ -66,7 +66,7 @@ export function createToolServices(deps: ToolServiceDeps) {
     replay,
   });
   const continueService = createContinueService({ clock, invocationQueries, policies, approvals, recorder, catalogue, credentialResolution, perform, replay });
-  return { policies, approvals, recorder, invocationReader, executeService, continueService };
+  return { policies, approvals, idempotency, recorder, invocationReader, executeService, continueService };
 }
 
 export type ToolServices = ReturnType<typeof createToolServices>;

@@ -4,6 +4,7 @@ import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type Transaction } from "kysely";
 import pg from "pg";
 import { migrations } from "./migrations/index.js";
+import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer } from "./sqlite-checkpointer.js";
 import type { Database } from "./schema.js";
 
 export type StoreKind = "sqlite" | "postgres";
@@ -40,14 +41,17 @@ export function openStore(options: StoreOptions): Store {
 export const sqliteFileIn = (dataDir: string) => join(dataDir, "toolbroker.sqlite");
 
 function openSqlite(file: string): Store {
-  if (file !== ":memory:") mkdirSync(join(file, ".."), { recursive: true });
+  const inMemory = file === ":memory:";
+  if (!inMemory) mkdirSync(join(file, ".."), { recursive: true });
   const database = new SQLite(file);
   // No statement is left for the garbage collector to finalize: better-sqlite3 12 on Node 24 can
   // abort the process when a GC finalizes one (Statement::~Statement, "(env) != nullptr"). So the
   // pragmas run through exec (no statement object), and every statement stays referenced.
   database.exec("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;");
+  const checkpointer = inMemory ? undefined : startCheckpointer(file);
+  if (checkpointer) database.exec(`PRAGMA wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES};`);
   let pingStatement: SQLite.Statement | undefined;
-  const fileCheck = file === ":memory:" ? undefined : watchFileIdentity(file);
+  const fileCheck = inMemory ? undefined : watchFileIdentity(file);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database, fileCheck) }) });
   return {
     db,
@@ -57,7 +61,10 @@ function openSqlite(file: string): Store {
       fileCheck?.(true);
       (pingStatement ??= database.prepare("select 1")).get();
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
   };
 }
 

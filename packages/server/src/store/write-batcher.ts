@@ -6,6 +6,7 @@
  * of the batch is rejected at once (retrying item by item could only wait out one timeout each).
  */
 import { BrokerError } from "../errors.js";
+import type { StoreKind } from "./database.js";
 import { isDatabaseUnavailable } from "./database-errors.js";
 
 export const MAX_BATCH = 200;
@@ -16,10 +17,22 @@ export type WriteBatcher<T> = {
   close(): Promise<void>;
 };
 
-export function createWriteBatcher<T>(writeBatch: (items: T[]) => Promise<void>): WriteBatcher<T> {
+export type WriteBatcherOptions = {
+  /**
+   * Batches written at once. PostgreSQL overlaps one batch's round trips with another's commit on
+   * a second pooled connection; SQLite has one connection, where a second batch would only wait.
+   */
+  concurrency?: number;
+};
+
+/** PostgreSQL writes two batches at once (see `concurrency`); SQLite one. */
+export const batchesAtOnce = (store: { kind: StoreKind }) => (store.kind === "postgres" ? 2 : 1);
+
+export function createWriteBatcher<T>(writeBatch: (items: T[]) => Promise<void>, { concurrency = 1 }: WriteBatcherOptions = {}): WriteBatcher<T> {
   type Pending = { item: T; resolve: () => void; reject: (error: unknown) => void };
   const queue: Pending[] = [];
-  let flushing: Promise<void> | undefined;
+  const flushes = new Set<Promise<void>>();
+  let active = 0;
   let closed = false;
 
   async function writeOneByOne(batch: Pending[]) {
@@ -53,9 +66,17 @@ export function createWriteBatcher<T>(writeBatch: (items: T[]) => Promise<void>)
         }
       }
     } finally {
-      // In the same turn as the last empty-queue check, so a write arriving next schedules a flush.
-      flushing = undefined;
+      // In the same turn as the last empty-queue check, so a write arriving next starts a flush.
+      active -= 1;
     }
+  }
+
+  function startFlush() {
+    active += 1;
+    // Let the requests of this turn of the event loop join the batch.
+    const running = new Promise<void>((done) => setImmediate(() => void flush().then(done, done)));
+    flushes.add(running);
+    void running.then(() => flushes.delete(running));
   }
 
   return {
@@ -63,14 +84,13 @@ export function createWriteBatcher<T>(writeBatch: (items: T[]) => Promise<void>)
       if (closed) return Promise.reject(new BrokerError("service_unavailable", "the broker is shutting down; retry shortly"));
       return new Promise((resolve, reject) => {
         queue.push({ item, resolve, reject });
-        // Let the requests of this turn of the event loop join the first batch.
-        flushing ??= new Promise<void>((done) => setImmediate(() => void flush().then(done, done)));
+        if (active < concurrency) startFlush();
       });
     },
 
     async close() {
       closed = true;
-      await flushing;
+      await Promise.all([...flushes]);
     },
   };
 }

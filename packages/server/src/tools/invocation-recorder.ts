@@ -7,7 +7,7 @@ import type { AuditEntry, AuditLog } from "../audit/audit-log.js";
 import type { Clock } from "../clock.js";
 import { uuidv7 } from "../ids.js";
 import type { Store, Tx } from "../store/database.js";
-import { createWriteBatcher } from "../store/write-batcher.js";
+import { batchesAtOnce, createWriteBatcher } from "../store/write-batcher.js";
 import type { Sealed, Vault } from "../vault/vault.js";
 import { actorOf, type ActingCaller } from "./caller.js";
 import type { Idempotency } from "./idempotency.js";
@@ -23,7 +23,7 @@ const INSERT_CHUNK = 100;
 const outcomeContext = (tenantId: string, invocationId: string) => ({ tenantId, table: "invocations", rowId: invocationId, field: "outcome" });
 
 type RecorderDeps = {
-  store: Pick<Store, "db">;
+  store: Pick<Store, "db" | "kind">;
   queries: InvocationQueries;
   vault: Pick<Vault, "seal" | "open">;
   audit: Pick<AuditLog, "appendManyIn">;
@@ -125,7 +125,6 @@ export function createInvocationRecorder({ store, queries, vault, audit, idempot
     await store.db.transaction().execute(async (trx) => {
       for (const item of items) await item.extra?.(trx);
       await writeRows(trx, items, now);
-      await audit.appendManyIn(trx, items.filter((item) => isAudited(item.record)).map((item) => auditEntry(item.record)));
       const usage = items
         .filter(({ record }) => record.upstreamStatus !== null)
         .map(({ record: { call } }) => ({
@@ -141,10 +140,13 @@ export function createInvocationRecorder({ store, queries, vault, audit, idempot
         }));
       for (let i = 0; i < usage.length; i += INSERT_CHUNK) await queries.insertUsage(usage.slice(i, i + INSERT_CHUNK), trx);
       await settleKeys(trx, items);
+      // Last: on PostgreSQL it takes the tenant's chain lock, held until the commit, so a batch
+      // written beside this one (write-batcher.ts, concurrency) waits for the lock only.
+      await audit.appendManyIn(trx, items.filter((item) => isAudited(item.record)).map((item) => auditEntry(item.record)));
     });
   }
 
-  const batcher = createWriteBatcher(writeBatch);
+  const batcher = createWriteBatcher(writeBatch, { concurrency: batchesAtOnce(store) });
   const sealOutcome = (tenantId: string, invocationId: string, outcome: StoredOutcome) => vault.seal(outcomeContext(tenantId, invocationId), JSON.stringify(outcome));
 
   return {

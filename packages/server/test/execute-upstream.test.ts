@@ -9,6 +9,7 @@ import { BrokerError } from "../src/errors.js";
 import { buildUpstreamUrl, createUpstreamClient, MAX_UPSTREAM_RESPONSE_BYTES } from "../src/providers/upstream-client.js";
 import { describeEachDatabase } from "./support/databases.js";
 import { expectError } from "./support/expect.js";
+import { asOperator, call } from "./support/http.js";
 import { startFakeUpstreams } from "./support/fake-upstreams/index.js";
 import { connect, execute, startToolWorld, storeLinearKey, type ToolWorld } from "./support/tool-execution.js";
 
@@ -54,6 +55,25 @@ describeEachDatabase("POST /v1/tools/execute: upstream failures", (kind) => {
     expect(github().stats.apiCalls.length).toBe(calls + 2);
     expect(github().stats.refreshGrants).toBe(refreshes + 1);
     expect((await getUser()).status).toBe(200);
+  });
+
+  it("answers 422 connection_unusable, not the provider's 401, when the connection is revoked while its call is retried", async () => {
+    const doomed = await connect(world, "scm");
+    github().setApiDelay(200);
+    try {
+      // The first answer is a 401; the tokens are renewed and the call retried. While the retry is
+      // on its way, an operator revokes the connection, which revokes the renewed tokens upstream.
+      github().failNext(1, { status: 401, body: { message: "Bad credentials" } });
+      const running = execute(world.broker, world.jwt, { tool_name: "scm.get_authenticated_user", connected_account_id: doomed });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const revoked = await call(world.broker, "DELETE", `/v1/connections/${doomed}`, asOperator(world.tenant));
+      expect(revoked.status, revoked.text).toBe(200);
+      const result = await running;
+      expectError(result, 422, "connection_unusable");
+      expect(result.body.error.details).toMatchObject({ connection_status: "revoked", reconnect_required: true });
+    } finally {
+      github().setApiDelay(0);
+    }
   });
 
   it("treats Slack's in-band token_expired (HTTP 200, ok:false) as a 401: one refresh, one retry", async () => {

@@ -145,6 +145,11 @@ export function createCredentialRefresher(deps: RefresherDeps) {
     },
     /** After an upstream 401: refresh even though the token looked valid (once per stale token). */
     forceRefresh: (connection: Connection, staleAccessToken: string) => singleFlight(connection, true, staleAccessToken),
+    /** Throws connection_unusable unless the stored connection is still active (read afresh, not cached). */
+    async assertActive(connection: Connection): Promise<void> {
+      const current = await queries.find(connection.tenantId, connection.id);
+      if (current?.status !== "active") throw unusable(current ?? { status: "revoked" });
+    },
   };
 }
 

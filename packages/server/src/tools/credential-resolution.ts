@@ -19,7 +19,14 @@ import type { CatalogueTool } from "./tool-catalogue.js";
  * the request is sent. No sealed value or row travels further than this module.
  */
 export type CredentialHandle =
-  | { kind: "oauth2"; connectionId: string; tokens: () => Promise<TokenSet>; renewAfter401: (staleAccessToken: string) => Promise<TokenSet> }
+  | {
+      kind: "oauth2";
+      connectionId: string;
+      tokens: () => Promise<TokenSet>;
+      renewAfter401: (staleAccessToken: string) => Promise<TokenSet>;
+      /** Throws connection_unusable if the connection was revoked or expired since it was resolved. */
+      assertStillActive: () => Promise<void>;
+    }
   | { kind: "api_key"; secretItemId: string; open: () => Promise<string> };
 
 export type HandleRequest = { connected_account_id?: string | null | undefined; secret_item_id?: string | null | undefined };
@@ -29,7 +36,7 @@ export type HandleOwner = { tenantId: string; env: TestOrLive; endUserId: string
 
 type ResolutionDeps = {
   connections: Pick<ConnectionCache, "find" | "listUsable">;
-  refresher: Pick<CredentialRefresher, "getFreshCredentials" | "forceRefresh">;
+  refresher: Pick<CredentialRefresher, "getFreshCredentials" | "forceRefresh" | "assertActive">;
   secretItems: Pick<SecretItemService, "resolve" | "listUsable">;
 };
 
@@ -46,6 +53,7 @@ export function createCredentialResolution({ connections, refresher, secretItems
     connectionId: connection.id,
     tokens: () => refresher.getFreshCredentials(connection),
     renewAfter401: (staleAccessToken) => refresher.forceRefresh(connection, staleAccessToken),
+    assertStillActive: () => refresher.assertActive(connection),
   });
 
   function checkScope(entry: CatalogueTool, env: TestOrLive, handle: { provider: string; env: string }, what: string) {

@@ -93,6 +93,9 @@ export function createUpstreamCall({ upstream }: UpstreamCallDeps) {
             const renewed = await handle.renewAfter401(tokens.accessToken);
             secrets.push(renewed.accessToken, ...(renewed.refreshToken ? [renewed.refreshToken] : []));
             response = await send({ kind: "oauth2", secret: renewed.accessToken });
+            // Refused again with renewed tokens: if the connection was revoked meanwhile (a revoke
+            // racing this call), that is the answer, not the provider's 401.
+            if (authStatus(entry, response) === 401) await handle.assertStillActive();
           }
         } else {
           const key = await handle.open();

@@ -3,11 +3,16 @@
  * an invocation's write take that write's transaction as their last argument.
  */
 import type { TestOrLive } from "../ids.js";
+import { sql } from "kysely";
 import type { Executor, Store } from "../store/database.js";
 import type { IdempotencyKeysTable } from "../store/schema.js";
 
 export type IdempotencyScope = { tenantId: string; env: TestOrLive; agentAppId: string; endUserId: string | null; key: string };
 export type IdempotencyRow = IdempotencyKeysTable;
+/** A finished call's key, and what it now replays. */
+export type Completion = { scope: IdempotencyScope; invocationId: string; responseStatus: number };
+/** A new claim's own columns (its scope gives the rest). */
+export type ClaimRow = Omit<IdempotencyRow, "tenant_id" | "env" | "agent_app_id" | "key">;
 export type StoredClaim = Pick<IdempotencyRow, "request_fingerprint" | "status" | "invocation_id" | "created_at" | "expires_at">;
 
 /**
@@ -22,16 +27,18 @@ export function createIdempotencyQueries({ db }: Pick<Store, "db">) {
     query.where("tenant_id", "=", scope.tenantId).where("env", "=", scope.env).where("agent_app_id", "=", scope.agentAppId).where("key", "=", storedKey(scope));
 
   return {
-    transaction: <T>(work: (trx: Executor) => Promise<T>) => db.transaction().execute(work),
-
-    /** Inserts the claim unless the scope already holds one; true when this insert made it. */
-    async insertClaim(scope: IdempotencyScope, claim: Omit<IdempotencyRow, "tenant_id" | "env" | "agent_app_id" | "key">, executor: Executor = db): Promise<boolean> {
-      const inserted = await executor
+    /**
+     * Inserts each claim unless its scope already holds one, or an earlier claim of the same call
+     * takes it, in one statement; answers the invocation ids of the claims that were inserted.
+     */
+    async insertClaims(claims: readonly { scope: IdempotencyScope; row: ClaimRow }[]): Promise<Set<string>> {
+      const inserted = await db
         .insertInto("idempotency_keys")
-        .values({ tenant_id: scope.tenantId, env: scope.env, agent_app_id: scope.agentAppId, key: storedKey(scope), ...claim })
+        .values(claims.map(({ scope, row }) => ({ tenant_id: scope.tenantId, env: scope.env, agent_app_id: scope.agentAppId, key: storedKey(scope), ...row })))
         .onConflict((oc) => oc.columns(["tenant_id", "env", "agent_app_id", "key"]).doNothing())
-        .executeTakeFirst();
-      return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
+        .returning("invocation_id")
+        .execute();
+      return new Set(inserted.map((claim) => claim.invocation_id));
     },
 
     find: (scope: IdempotencyScope): Promise<StoredClaim | undefined> =>
@@ -45,8 +52,18 @@ export function createIdempotencyQueries({ db }: Pick<Store, "db">) {
     deleteInProgress: (scope: IdempotencyScope, executor: Executor = db) =>
       scoped(executor.deleteFrom("idempotency_keys"), scope).where("status", "=", "in_progress").execute(),
 
-    markCompleted: (scope: IdempotencyScope, invocationId: string, responseStatus: number, executor: Executor = db) =>
-      scoped(executor.updateTable("idempotency_keys").set({ status: "completed", response_status: responseStatus, invocation_id: invocationId }), scope).execute(),
+    /** Points each key at its finished invocation, all in one statement (a group commit's worth). */
+    async markCompleted(completions: readonly Completion[], executor: Executor = db) {
+      if (completions.length === 0) return;
+      const rows = completions.map(({ scope, invocationId, responseStatus }) => sql`(${scope.tenantId}, ${scope.env}, ${scope.agentAppId}, ${storedKey(scope)}, ${invocationId}, ${responseStatus})`);
+      // A VALUES list names its columns column1, column2, … on both SQLite and PostgreSQL.
+      await sql`
+        update idempotency_keys
+        set status = 'completed', invocation_id = v.column5, response_status = cast(v.column6 as integer)
+        from (values ${sql.join(rows)}) as v
+        where idempotency_keys.tenant_id = v.column1 and idempotency_keys.env = v.column2
+          and idempotency_keys.agent_app_id = v.column3 and idempotency_keys."key" = v.column4`.execute(executor);
+    },
 
     markSending: (scope: IdempotencyScope, invocationId: string, executor: Executor = db) =>
       scoped(executor.updateTable("idempotency_keys").set({ status: "sending", invocation_id: invocationId }), scope).execute(),

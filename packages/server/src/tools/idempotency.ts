@@ -12,7 +12,7 @@ import type { Clock } from "../clock.js";
 import { BrokerError } from "../errors.js";
 import type { Executor } from "../store/database.js";
 import { createWriteBatcher } from "../store/write-batcher.js";
-import type { IdempotencyQueries, IdempotencyScope } from "./idempotency-queries.js";
+import type { ClaimRow, Completion, IdempotencyQueries, IdempotencyScope } from "./idempotency-queries.js";
 
 export type { IdempotencyScope } from "./idempotency-queries.js";
 
@@ -27,18 +27,16 @@ export type IdempotencyClaim =
 
 type IdempotencyDeps = { queries: IdempotencyQueries; clock: Clock };
 
-type ClaimRow = Parameters<IdempotencyQueries["insertClaim"]>[1];
-/** A claim to insert, and whether the insert made it (set when its batch commits). */
+/** A claim to insert, and whether the insert made it (set when its batch is written). */
 type PendingClaim = { scope: IdempotencyScope; row: ClaimRow; inserted?: boolean };
 
 export function createIdempotency({ queries, clock }: IdempotencyDeps) {
-  // Claims that arrive together are inserted in one transaction (group commit): each caller
-  // still goes on only once its claim is committed, so a duplicate anywhere sees it.
-  const claims = createWriteBatcher<PendingClaim>((batch) =>
-    queries.transaction(async (trx) => {
-      for (const claim of batch) claim.inserted = await queries.insertClaim(claim.scope, claim.row, trx);
-    }),
-  );
+  // Claims that arrive together are inserted by one statement (group commit): each caller still
+  // goes on only once its claim is committed, so a duplicate anywhere sees it.
+  const claims = createWriteBatcher<PendingClaim>(async (batch) => {
+    const inserted = await queries.insertClaims(batch);
+    for (const claim of batch) claim.inserted = inserted.has(claim.row.invocation_id);
+  });
 
   async function insertClaim(scope: IdempotencyScope, row: ClaimRow): Promise<boolean> {
     const claim: PendingClaim = { scope, row };
@@ -90,8 +88,8 @@ export function createIdempotency({ queries, clock }: IdempotencyDeps) {
       return { kind: "replay", invocationId: existing.invocation_id };
     },
 
-    /** The key now points at a finished invocation whose stored outcome is replayed. */
-    complete: (executor: Executor, scope: IdempotencyScope, invocationId: string, status: number) => queries.markCompleted(scope, invocationId, status, executor),
+    /** Each key now points at a finished invocation whose stored outcome is replayed. */
+    complete: (executor: Executor, completions: readonly Completion[]) => queries.markCompleted(completions, executor),
 
     /** Write-ahead: the request under this key is about to leave the broker. */
     markSending: (executor: Executor, scope: IdempotencyScope, invocationId: string) => queries.markSending(scope, invocationId, executor),

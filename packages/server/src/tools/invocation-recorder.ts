@@ -11,6 +11,7 @@ import { batchesAtOnce, createWriteBatcher } from "../store/write-batcher.js";
 import type { Sealed, Vault } from "../vault/vault.js";
 import { actorOf, type ActingCaller } from "./caller.js";
 import type { Idempotency } from "./idempotency.js";
+import type { Completion } from "./idempotency-queries.js";
 import { outcomeUnknown, parseStoredOutcome, type CallDescription, type InvocationRecord, type StoredOutcome } from "./invocation-lifecycle.js";
 import type { Invocation } from "./invocation.js";
 import type { InvocationQueries } from "./invocation-queries.js";
@@ -110,13 +111,15 @@ export function createInvocationRecorder({ store, queries, vault, audit, idempot
   }
 
   async function settleKeys(trx: Tx, items: PendingWrite[]) {
+    const completions: Completion[] = [];
     for (const { record } of items) {
       const scope = record.call.idempotency;
       if (!scope) continue;
-      if (record.idempotencyKey === "keep" && record.outcome) await idempotency.complete(trx, scope, record.call.invocationId, record.outcome.status);
+      if (record.idempotencyKey === "keep" && record.outcome) completions.push({ scope, invocationId: record.call.invocationId, responseStatus: record.outcome.status });
       else if (record.idempotencyKey === "sending") await idempotency.markSending(trx, scope, record.call.invocationId);
       else if (record.idempotencyKey === "release") await idempotency.release(scope, trx);
     }
+    await idempotency.complete(trx, completions);
   }
 
   /** One transaction for a whole batch: multi-row inserts, one audit-chain lookup per tenant. */
@@ -180,7 +183,7 @@ export function createInvocationRecorder({ store, queries, vault, audit, idempot
         const call = callFromInvocation(invocation, originalCaller(invocation));
         const record: InvocationRecord = { call, status: "unknown", errorCode: error.code, upstreamStatus: null, latencyMs: null, outcome, idempotencyKey: "keep" };
         await audit.appendManyIn(trx, [auditEntry(record)]);
-        if (call.idempotency) await idempotency.complete(trx, call.idempotency, invocation.id, outcome.status);
+        if (call.idempotency) await idempotency.complete(trx, [{ scope: call.idempotency, invocationId: invocation.id, responseStatus: outcome.status }]);
       });
     },
 

@@ -74,10 +74,16 @@ export function createCredentialRefresher(deps: RefresherDeps) {
     deps.cache.invalidate(connection.id);
   }
 
-  /** Re-reads the connection (another caller may have refreshed it) and refreshes if still needed. */
-  async function refreshRow(db: Executor, id: string, tenantId: string, force: boolean, staleAccessToken?: string): Promise<TokenSet> {
+  /** The connection as stored now (not cached); connection_unusable unless it is still active. */
+  async function findActive(db: Executor, tenantId: string, id: string): Promise<Connection> {
     const connection = await queries.find(tenantId, id, undefined, db);
     if (!connection || connection.status !== "active") throw unusable(connection ?? { status: "revoked" });
+    return connection;
+  }
+
+  /** Re-reads the connection (another caller may have refreshed it) and refreshes if still needed. */
+  async function refreshRow(db: Executor, id: string, tenantId: string, force: boolean, staleAccessToken?: string): Promise<TokenSet> {
+    const connection = await findActive(db, tenantId, id);
     const current = await openTokens(vault, connection);
     const alreadyRotated = force && staleAccessToken !== undefined && current.accessToken !== staleAccessToken;
     if ((!force && isFresh(current)) || alreadyRotated) return current;
@@ -147,8 +153,7 @@ export function createCredentialRefresher(deps: RefresherDeps) {
     forceRefresh: (connection: Connection, staleAccessToken: string) => singleFlight(connection, true, staleAccessToken),
     /** Throws connection_unusable unless the stored connection is still active (read afresh, not cached). */
     async assertActive(connection: Connection): Promise<void> {
-      const current = await queries.find(connection.tenantId, connection.id);
-      if (current?.status !== "active") throw unusable(current ?? { status: "revoked" });
+      await findActive(store.db, connection.tenantId, connection.id);
     },
   };
 }

@@ -4,6 +4,8 @@
  * redirect, an oversized body, a network failure or a timeout — is 502 upstream_error, with the
  * upstream's status and scrubbed message in the details.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BrokerError } from "../src/errors.js";
 import { buildUpstreamUrl, createUpstreamClient, MAX_UPSTREAM_RESPONSE_BYTES } from "../src/providers/upstream-client.js";
@@ -203,6 +205,31 @@ describe("the upstream client", () => {
     } finally {
       await client.close();
       await fakes.close();
+    }
+  });
+
+  it("gives up on a body that is still arriving at its timeout, and the next call on the same client is answered", async () => {
+    let requests = 0;
+    const server = createServer((request, response) => {
+      requests += 1;
+      response.writeHead(200, { "content-type": "application/json" });
+      if (request.url === "/slow") response.write('{"login":"oct');
+      else response.end('{"login":"octocat"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const client = createUpstreamClient({ timeoutMs: 300 });
+    try {
+      const failure = await client.send(origin, { method: "GET", path: "/slow" }).catch((error: unknown) => error);
+      expect(failure).toMatchObject({ code: "upstream_error", status: 502, details: { reason: "timeout" } });
+      const answered = await client.send(origin, { method: "GET", path: "/fast" });
+      expect(answered).toMatchObject({ status: 200, body: { login: "octocat" } });
+      expect(answered.headers["content-type"]).toBe("application/json");
+      expect(requests).toBe(2);
+    } finally {
+      await client.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 

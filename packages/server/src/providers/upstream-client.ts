@@ -2,7 +2,7 @@
  * The only way the broker talks to a SaaS API: keep-alive pools per origin, a timeout, no
  * redirects, and a refusal to leave the provider's configured base URL.
  */
-import { Agent, fetch as undiciFetch, request, type Dispatcher } from "undici";
+import { Agent, fetch as undiciFetch, type Dispatcher } from "undici";
 import { BrokerError } from "../errors.js";
 import { memoizeByKey } from "../shared/memo.js";
 import type { UrlSafety } from "../shared/url-safety.js";
@@ -91,22 +91,17 @@ export function createUpstreamClient(options: { timeoutMs?: number; dispatcher?:
       }
       const started = performance.now();
       const timeout = perCall.timeoutMs ?? timeoutMs;
-      // The whole exchange, headers and body, must end within the timeout. A controller and a
-      // timer cleared at the end cost less than half of AbortSignal.timeout's weakly held timer.
-      const deadline = new AbortController();
-      const timer = setTimeout(() => deadline.abort(), timeout);
       try {
-        const response = await request(url, {
+        const response = await exchange(perCall.guarded ? guardedAgent : agent, {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
           method: req.method,
           headers,
           body,
-          dispatcher: perCall.guarded ? guardedAgent : agent,
           headersTimeout: timeout,
           bodyTimeout: timeout,
-          signal: deadline.signal,
-        });
-        const text = await readLimited(response.body);
-        return { status: response.statusCode, headers: response.headers, body: parseBody(text), latencyMs: performance.now() - started };
+        }, timeout);
+        return { status: response.status, headers: response.headers, body: parseBody(response.text), latencyMs: performance.now() - started };
       } catch (error) {
         if (error instanceof BrokerError) throw error;
         const code = (error as { code?: string } | null)?.code ?? (error as { cause?: { code?: string } } | null)?.cause?.code;
@@ -116,8 +111,6 @@ export function createUpstreamClient(options: { timeoutMs?: number; dispatcher?:
         throw new BrokerError("upstream_error", timedOut ? `the upstream did not answer within ${timeout} ms` : "the upstream could not be reached", {
           reason: timedOut ? "timeout" : "network",
         });
-      } finally {
-        clearTimeout(timer);
       }
     },
     close: async () => {
@@ -127,22 +120,59 @@ export function createUpstreamClient(options: { timeoutMs?: number; dispatcher?:
   };
 }
 
-/** The body as text, refused past MAX_UPSTREAM_RESPONSE_BYTES (events, not an async iterator: one less allocation per chunk). */
-function readLimited(body: Dispatcher.ResponseData["body"]): Promise<string> {
+type Exchanged = { status: number; headers: Record<string, string | string[] | undefined>; text: string };
+
+class ExchangeTimeout extends Error {
+  override name = "TimeoutError";
+}
+
+/**
+ * One request through `dispatcher`, its body collected as text and refused past
+ * MAX_UPSTREAM_RESPONSE_BYTES; the whole exchange, headers and body, must end within `timeoutMs`.
+ * A handler of our own rather than undici's `request`: no response stream, no abort signal and no
+ * async resource per call, which were a tenth of the request thread's time.
+ */
+function exchange(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, timeoutMs: number): Promise<Exchanged> {
   return new Promise((resolve, reject) => {
+    let controller: Dispatcher.DispatchController | undefined;
+    let failure: Error | undefined;
+    let status = 0;
+    let headers: Exchanged["headers"] = {};
     const chunks: Buffer[] = [];
     let size = 0;
-    body.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_UPSTREAM_RESPONSE_BYTES) {
-        body.destroy();
-        reject(new BrokerError("upstream_error", `the upstream response exceeded ${MAX_UPSTREAM_RESPONSE_BYTES} bytes`, { reason: "too_large" }));
-        return;
-      }
-      chunks.push(chunk);
+    const fail = (error: Error) => {
+      if (failure) return;
+      failure = error;
+      clearTimeout(timer);
+      controller?.abort(error);
+      reject(error);
+    };
+    // Aborted before the request was handed to a connection: it is aborted there, before a byte is written.
+    const timer = setTimeout(() => fail(new ExchangeTimeout(`timeout after ${timeoutMs} ms`)), timeoutMs);
+    dispatcher.dispatch(options, {
+      onRequestStart(started) {
+        controller = started;
+        if (failure) started.abort(failure);
+      },
+      onResponseStart(_controller, statusCode, responseHeaders) {
+        if (statusCode < 200) return;
+        status = statusCode;
+        headers = responseHeaders as Exchanged["headers"];
+      },
+      onResponseData(_controller, chunk) {
+        size += chunk.length;
+        if (size > MAX_UPSTREAM_RESPONSE_BYTES) fail(new BrokerError("upstream_error", `the upstream response exceeded ${MAX_UPSTREAM_RESPONSE_BYTES} bytes`, { reason: "too_large" }));
+        else chunks.push(chunk);
+      },
+      onResponseEnd() {
+        if (failure) return;
+        clearTimeout(timer);
+        resolve({ status, headers, text: Buffer.concat(chunks, size).toString("utf8") });
+      },
+      onResponseError(_controller, error) {
+        fail(error);
+      },
     });
-    body.once("end", () => resolve(Buffer.concat(chunks, size).toString("utf8")));
-    body.once("error", reject);
   });
 }
 

@@ -17,9 +17,8 @@ export async function startServer(config: Config) {
   let stopping = false;
   // A response that finishes during the shutdown closes its connection: an idle kept-alive socket
   // would otherwise hold the server open until the grace period ends.
-  app.addHook("onSend", (_request, reply, payload, done) => {
+  app.addHook("onSend", async (_request, reply) => {
     if (stopping) reply.header("connection", "close");
-    done(null, payload);
   });
   await app.listen({ host: config.host, port: config.port });
   if (config.environment === "development") process.stdout.write(startupBanner(config, runtime, services));

@@ -61,16 +61,14 @@ function originMatchesPublicUrl(origin: string | undefined, publicUrl: URL): boo
 export function registerHostAndOriginCheck(app: FastifyInstance, publicUrl: string) {
   const hostnames = allowedHostnames(publicUrl);
   const publicOrigin = new URL(publicUrl);
-  // A callback hook, not an async one: it runs for every route, and most have nothing to check.
-  app.addHook("onRequest", (request, reply, done) => {
-    if (!request.routeOptions.config.checkHostAndOrigin) return done();
+  app.addHook("onRequest", async (request, reply) => {
+    if (!request.routeOptions.config.checkHostAndOrigin) return;
     const probe = new Request(`http://placeholder${MCP_PATH}`, { headers: headersOf(request) });
     const refused = hostHeaderValidationResponse(probe, hostnames) ?? originValidationResponse(probe, hostnames);
-    if (refused) return void sendWebResponse(reply, refused);
+    if (refused) return sendWebResponse(reply, refused);
     if (!originMatchesPublicUrl(probe.headers.get("origin") ?? undefined, publicOrigin)) {
-      return void reply.code(403).send({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Forbidden: the Origin is not this broker" } });
+      return reply.code(403).send({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Forbidden: the Origin is not this broker" } });
     }
-    done();
   });
 }
 

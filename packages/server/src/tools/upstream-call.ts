@@ -71,12 +71,14 @@ export function createUpstreamCall({ upstream }: UpstreamCallDeps) {
       let latencyMs = 0;
       const send = async (credential: { kind: "oauth2" | "api_key"; secret: string }) => {
         const request = entry.tool.buildRequest(args);
-        if (!handedToNetwork && hooks.beforeSend) await hooks.beforeSend();
+        if (!handedToNetwork) await hooks.beforeSend?.();
         handedToNetwork = true;
         const presented = provider.presentCredential(credential);
-        const headers = Object.assign({}, provider.apiHeaders, request.headers, presented.headers);
-        const query = presented.query ? { ...request.query, ...presented.query } : (request.query ?? {});
-        const response = await upstream.send(provider.apiBaseUrl, { ...request, headers, query }, { guarded: provider.tenantDefined === true });
+        const response = await upstream.send(
+          provider.apiBaseUrl,
+          { ...request, headers: { ...provider.apiHeaders, ...request.headers, ...presented.headers }, query: { ...request.query, ...presented.query } },
+          { guarded: provider.tenantDefined === true },
+        );
         latencyMs += response.latencyMs;
         return response;
       };

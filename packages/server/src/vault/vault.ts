@@ -143,16 +143,15 @@ export function createVault<Owner extends string>({ queries, ring, clock, reseal
 
     /** Call before opening a transaction: it may create the tenant's data key in its own statement. */
     async seal(context: SealContext, plaintext: string): Promise<Sealed> {
-      // Keys already loaded are taken without an await: every tool call seals and opens.
-      const id = tenantDataKeyIds.get(context.tenantId) ?? (await activeDataKeyId(context.tenantId));
-      const key = dataKeys.get(id) ?? (await loadDataKey(id, context.tenantId));
+      const id = await activeDataKeyId(context.tenantId);
+      const key = await loadDataKey(id, context.tenantId);
       return sealedText(formatSealed(TENANT_SCHEME, id, encrypt(key, Buffer.from(plaintext, "utf8"), secretAad(context))));
     },
 
     async open(context: SealContext, sealed: Sealed): Promise<string> {
       const parsed = parseSealed(sealed);
       if (!parsed || parsed.scheme !== TENANT_SCHEME) return unavailable("a sealed value is malformed");
-      const key = dataKeys.get(parsed.keyId) ?? (await loadDataKey(parsed.keyId, context.tenantId));
+      const key = await loadDataKey(parsed.keyId, context.tenantId);
       try {
         return decrypt(key, parsed.parts, secretAad(context)).toString("utf8");
       } catch (error) {

@@ -16,9 +16,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Pool } from "undici";
 import { loadConfig } from "../src/config.js";
-import { formatMasterKey } from "../src/vault/master-keys.js";
 import { startProcess } from "./processes.js";
-import { seedFixture } from "./seed.js";
+import { benchBrokerEnvironment, seedFixture } from "./seed.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { values: flags } = parseArgs({ options: { calls: { type: "string" }, warmup: { type: "string" }, concurrency: { type: "string" } } });
@@ -55,20 +54,7 @@ function countsPerThread(outFile: string): number[] {
 
 const upstream = await startProcess("node", ["--import", "tsx", join(root, "bench/fake-upstream.ts")], {}, /listening (\d+)/);
 const dataDir = mkdtempSync(join(tmpdir(), "toolbroker-instructions-"));
-const env: Record<string, string> = {
-  BROKER_ENV: "development",
-  BROKER_DATA_DIR: dataDir,
-  BROKER_MASTER_KEYS: formatMasterKey("bench", Buffer.alloc(32, 7)),
-  BROKER_RATE_LIMIT_EXECUTE: "1000000000",
-  BROKER_RATE_LIMIT_TOKEN: "1000000000",
-  BROKER_WEBHOOK_WORKER: "false",
-  BROKER_PROVIDER_SCM_CLIENT_ID: "bench-client",
-  BROKER_PROVIDER_SCM_CLIENT_SECRET: "bench-secret",
-  BROKER_PROVIDER_SCM_API_BASE_URL: `http://127.0.0.1:${upstream.port}`,
-  BROKER_LOG_LEVEL: "info",
-  BROKER_LOG_FORMAT: "json",
-  PORT: "0",
-};
+const env = { ...benchBrokerEnvironment(dataDir, upstream.port), BROKER_LOG_LEVEL: "info", BROKER_LOG_FORMAT: "json", PORT: "0" };
 const outFile = join(dataDir, "callgrind.out");
 try {
   const fixture = await seedFixture(loadConfig(env));

@@ -14,12 +14,11 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { loadConfig } from "../src/config.js";
-import { formatMasterKey } from "../src/vault/master-keys.js";
 import { runLoad, type LoadResult, type LoadSpec } from "./load.js";
 import { startProcess, type Child } from "./processes.js";
 import { renderReport, type ScenarioResult } from "./report.js";
 import { BENCH_ACCESS_TOKEN } from "./fake-upstream.js";
-import { seedFixture, seedHistory, type BenchFixture } from "./seed.js";
+import { benchBrokerEnvironment, seedFixture, seedHistory, type BenchFixture } from "./seed.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { values: flags } = parseArgs({
@@ -52,19 +51,7 @@ async function prepareStack(databaseUrl: string | undefined): Promise<Stack> {
   const upstream = await startProcess("node", [...tsxLoader, join(root, "bench/fake-upstream.ts")], {}, /listening (\d+)/);
   const baseline = await startProcess("node", [...tsxLoader, join(root, "bench/baseline-proxy.ts")], { UPSTREAM_URL: `http://127.0.0.1:${upstream.port}` }, /listening (\d+)/);
   const dataDir = mkdtempSync(join(tmpdir(), "toolbroker-bench-"));
-  const env: Record<string, string> = {
-    BROKER_ENV: "development",
-    BROKER_DATA_DIR: dataDir,
-    BROKER_MASTER_KEYS: formatMasterKey("bench", Buffer.alloc(32, 7)),
-    BROKER_LOG_LEVEL: "warn",
-    BROKER_RATE_LIMIT_EXECUTE: "1000000000",
-    BROKER_RATE_LIMIT_TOKEN: "1000000000",
-    BROKER_WEBHOOK_WORKER: "false",
-    BROKER_PROVIDER_SCM_CLIENT_ID: "bench-client",
-    BROKER_PROVIDER_SCM_CLIENT_SECRET: "bench-secret",
-    BROKER_PROVIDER_SCM_API_BASE_URL: `http://127.0.0.1:${upstream.port}`,
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-  };
+  const env: Record<string, string> = { ...benchBrokerEnvironment(dataDir, upstream.port), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
   const fixture = await seedFixture(loadConfig(env));
   return { upstream, baseline, dataDir, env, fixture, ...(databaseUrl ? { databaseUrl } : {}) };
 }

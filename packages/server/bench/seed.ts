@@ -11,9 +11,26 @@ import type { Config } from "../src/config.js";
 import { sealTokens } from "../src/connections/credential-bundle.js";
 import { openRuntime } from "../src/runtime.js";
 import type { AuditEventsTable, InvocationsTable } from "../src/store/schema.js";
+import { formatMasterKey } from "../src/vault/master-keys.js";
 import { BENCH_ACCESS_TOKEN } from "./fake-upstream.js";
 
 export type BenchFixture = { tenantId: string; agentAppId: string; controlKey: string; connectionId: string };
+
+/** The broker's environment in every benchmark: rate limits out of reach, no webhook worker, GitHub at the fake upstream. */
+export function benchBrokerEnvironment(dataDir: string, upstreamPort: number): Record<string, string> {
+  return {
+    BROKER_ENV: "development",
+    BROKER_DATA_DIR: dataDir,
+    BROKER_MASTER_KEYS: formatMasterKey("bench", Buffer.alloc(32, 7)),
+    BROKER_LOG_LEVEL: "warn",
+    BROKER_RATE_LIMIT_EXECUTE: "1000000000",
+    BROKER_RATE_LIMIT_TOKEN: "1000000000",
+    BROKER_WEBHOOK_WORKER: "false",
+    BROKER_PROVIDER_SCM_CLIENT_ID: "bench-client",
+    BROKER_PROVIDER_SCM_CLIENT_SECRET: "bench-secret",
+    BROKER_PROVIDER_SCM_API_BASE_URL: `http://127.0.0.1:${upstreamPort}`,
+  };
+}
 
 export async function seedFixture(config: Config): Promise<BenchFixture> {
   const runtime = await openRuntime(config);

@@ -122,10 +122,6 @@ export function createUpstreamClient(options: { timeoutMs?: number; dispatcher?:
 
 type Exchanged = { status: number; headers: Record<string, string | string[] | undefined>; text: string };
 
-class ExchangeTimeout extends Error {
-  override name = "TimeoutError";
-}
-
 /**
  * One request through `dispatcher`, its body collected as text and refused past
  * MAX_UPSTREAM_RESPONSE_BYTES; the whole exchange, headers and body, must end within `timeoutMs`.
@@ -148,7 +144,7 @@ function exchange(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, t
       reject(error);
     };
     // Aborted before the request was handed to a connection: it is aborted there, before a byte is written.
-    const timer = setTimeout(() => fail(new ExchangeTimeout(`timeout after ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(() => fail(new BrokerError("upstream_error", `the upstream did not answer within ${timeoutMs} ms`, { reason: "timeout" })), timeoutMs);
     dispatcher.dispatch(options, {
       onRequestStart(started) {
         controller = started;

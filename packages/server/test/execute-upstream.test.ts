@@ -240,4 +240,34 @@ describe("the upstream client", () => {
       expect(() => buildUpstreamUrl("https://slack.com/api", { path }), path).toThrow(BrokerError);
     }
   });
+
+  it("builds the URL the URL parser would, whichever way it takes", () => {
+    // The parser's resolution, as the broker did it for every call before plain paths were joined directly.
+    const parsed = (baseUrl: string, path: string, query: Record<string, string> = {}) => {
+      const base = new URL(baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`);
+      const url = path === "" ? new URL(baseUrl) : new URL(path.replace(/^\/+/, ""), base);
+      if (url.origin !== base.origin || (path !== "" && !url.pathname.startsWith(base.pathname))) return "refused";
+      for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+      return `${url.origin}${url.pathname}${url.search}`;
+    };
+    const built = (baseUrl: string, path: string, query?: Record<string, string>) => {
+      try {
+        return buildUpstreamUrl(baseUrl, { path, query }).href;
+      } catch (error) {
+        expect(error).toBeInstanceOf(BrokerError);
+        return "refused";
+      }
+    };
+    const paths = [
+      "", "/", "user", "/user", "//user", "/repos/o/r/issues/12", "/a//b", "/a/./b", "/a/../b", "/a/%2e%2E/b", "/a/.%2e", "/%2E/x",
+      "/a/.../b", "/a/.b/c.", "/files/report.v2.json", "/a%2Fb", "/a%zz", "/x:y", "a:b/c", "/a/b:c", "/a?x=1", "/a#frag", "/a\\b",
+      "/a b", "/é", "/a|b", "/a[1]", "/~user/@me/!$&'()*+,;=", "https://evil.example/user", "//evil.example/x", "/../oauth", "..",
+    ];
+    for (const baseUrl of ["https://api.example.com", "https://api.example.com/", "https://slack.com/api", "http://127.0.0.1:4000/v1/x/", "https://h.example/api?key=1"]) {
+      for (const path of paths) {
+        expect(built(baseUrl, path), `${baseUrl} + ${path}`).toBe(parsed(baseUrl, path));
+        expect(built(baseUrl, path, { q: "a b&c", page: "2" }), `${baseUrl} + ${path} + query`).toBe(parsed(baseUrl, path, { q: "a b&c", page: "2" }));
+      }
+    }
+  });
 });

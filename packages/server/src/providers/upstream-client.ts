@@ -42,18 +42,42 @@ export type UpstreamClient = {
 /** A provider's base URL, parsed once rather than on every call (the URL is only read, never changed). */
 const parsedBase = memoizeByKey((baseUrl) => new URL(baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`), { maxEntries: 1_000, maxKeyLength: 2_048 });
 
-export function buildUpstreamUrl(baseUrl: string, req: Pick<UpstreamRequest, "path" | "query">): URL {
+/**
+ * A path that resolves against a base by plain concatenation: characters a URL path keeps as they
+ * are, no query or fragment, no ":" (a first segment with one would read as a scheme), no "\"
+ * (read as "/"), and no "." or ".." segment, encoded or not, joined to a base without a query.
+ * Declared tools' paths are like this; anything else takes the URL parser's road.
+ */
+const PLAIN_PATH = /^[A-Za-z0-9\-._~!$&'()*+,;=@%/]*$/;
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
+
+export type UpstreamTarget = { origin: string; /** Path and query, as sent. */ path: string; href: string };
+
+export function buildUpstreamUrl(baseUrl: string, req: Pick<UpstreamRequest, "path" | "query">): UpstreamTarget {
   const base = parsedBase(baseUrl);
-  // An empty path means the configured URL itself (e.g. a vendor's revocation endpoint).
-  const url = req.path === "" ? new URL(baseUrl) : new URL(req.path.replace(/^\/+/, ""), base);
-  // A path like "../../other" or an absolute URL must not escape the configured API.
-  if (url.origin !== base.origin || (req.path !== "" && !url.pathname.startsWith(base.pathname))) {
-    throw new RequestNotSentError("invalid_tool_args", "the request would leave the provider's API base URL");
+  const relative = req.path.replace(/^\/+/, "");
+  let pathname: string;
+  let search = "";
+  if (req.path !== "" && base.search === "" && PLAIN_PATH.test(relative) && !DOT_SEGMENT.test(relative)) {
+    pathname = `${base.pathname}${relative}`;
+  } else {
+    // An empty path means the configured URL itself (e.g. a vendor's revocation endpoint).
+    const url = req.path === "" ? new URL(baseUrl) : new URL(relative, base);
+    // A path like "../../other" or an absolute URL must not escape the configured API.
+    if (url.origin !== base.origin || (req.path !== "" && !url.pathname.startsWith(base.pathname))) {
+      throw new RequestNotSentError("invalid_tool_args", "the request would leave the provider's API base URL");
+    }
+    pathname = url.pathname;
+    search = url.search;
   }
-  for (const [key, value] of Object.entries(req.query ?? {})) {
-    if (value !== undefined) url.searchParams.set(key, String(value));
+  const query = Object.entries(req.query ?? {}).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
+  if (query.length > 0) {
+    const params = new URLSearchParams(search);
+    for (const [key, value] of query) params.set(key, String(value));
+    search = `?${params}`;
   }
-  return url;
+  const path = `${pathname}${search}`;
+  return { origin: base.origin, path, href: `${base.origin}${path}` };
 }
 
 export function createUpstreamClient(options: { timeoutMs?: number; dispatcher?: Dispatcher; urlSafety?: UrlSafety } = {}): UpstreamClient {
@@ -94,7 +118,7 @@ export function createUpstreamClient(options: { timeoutMs?: number; dispatcher?:
       try {
         const response = await exchange(perCall.guarded ? guardedAgent : agent, {
           origin: url.origin,
-          path: `${url.pathname}${url.search}`,
+          path: url.path,
           method: req.method,
           headers,
           body,

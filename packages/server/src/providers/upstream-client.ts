@@ -44,9 +44,8 @@ const parsedBase = memoizeByKey((baseUrl) => new URL(baseUrl.endsWith("/") ? bas
 
 /**
  * A path that resolves against a base by plain concatenation: characters a URL path keeps as they
- * are, no query or fragment, no ":" (a first segment with one would read as a scheme), no "\"
- * (read as "/"), and no "." or ".." segment, encoded or not, joined to a base without a query.
- * Declared tools' paths are like this; anything else takes the URL parser's road.
+ * are, no query or fragment, no ":" (a first segment with one would read as a scheme), no "\\"
+ * (read as "/"), and no "." or ".." segment, encoded or not. Declared tools' paths are like this.
  */
 const PLAIN_PATH = /^[A-Za-z0-9\-._~!$&'()*+,;=@%/]*$/;
 const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
@@ -56,28 +55,19 @@ export type UpstreamTarget = { origin: string; /** Path and query, as sent. */ p
 export function buildUpstreamUrl(baseUrl: string, req: Pick<UpstreamRequest, "path" | "query">): UpstreamTarget {
   const base = parsedBase(baseUrl);
   const relative = req.path.replace(/^\/+/, "");
-  let pathname: string;
-  let search = "";
-  if (req.path !== "" && base.search === "" && PLAIN_PATH.test(relative) && !DOT_SEGMENT.test(relative)) {
-    pathname = `${base.pathname}${relative}`;
-  } else {
-    // An empty path means the configured URL itself (e.g. a vendor's revocation endpoint).
-    const url = req.path === "" ? new URL(baseUrl) : new URL(relative, base);
-    // A path like "../../other" or an absolute URL must not escape the configured API.
-    if (url.origin !== base.origin || (req.path !== "" && !url.pathname.startsWith(base.pathname))) {
-      throw new RequestNotSentError("invalid_tool_args", "the request would leave the provider's API base URL");
-    }
-    pathname = url.pathname;
-    search = url.search;
+  const query = Object.entries(req.query ?? {}).filter(([, value]) => value !== undefined);
+  // Joined without parsing a URL per call when that is what the parser would answer: a plain path,
+  // no query to add, and a base that ends in its path (no query or fragment in the configured URL).
+  const plain = req.path !== "" && query.length === 0 && base.search === "" && base.hash === "" && PLAIN_PATH.test(relative) && !DOT_SEGMENT.test(relative);
+  if (plain) return { origin: base.origin, path: `${base.pathname}${relative}`, href: `${base.href}${relative}` };
+  // An empty path means the configured URL itself (e.g. a vendor's revocation endpoint).
+  const url = req.path === "" ? new URL(baseUrl) : new URL(relative, base);
+  // A path like "../../other" or an absolute URL must not escape the configured API.
+  if (url.origin !== base.origin || (req.path !== "" && !url.pathname.startsWith(base.pathname))) {
+    throw new RequestNotSentError("invalid_tool_args", "the request would leave the provider's API base URL");
   }
-  const query = Object.entries(req.query ?? {}).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
-  if (query.length > 0) {
-    const params = new URLSearchParams(search);
-    for (const [key, value] of query) params.set(key, String(value));
-    search = `?${params}`;
-  }
-  const path = `${pathname}${search}`;
-  return { origin: base.origin, path, href: `${base.origin}${path}` };
+  for (const [key, value] of query) url.searchParams.set(key, String(value));
+  return { origin: url.origin, path: `${url.pathname}${url.search}`, href: url.href };
 }
 
 export function createUpstreamClient(options: { timeoutMs?: number; dispatcher?: Dispatcher; urlSafety?: UrlSafety } = {}): UpstreamClient {

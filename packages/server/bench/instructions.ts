@@ -1,7 +1,8 @@
 /**
  * `npm run bench:instructions`: the instructions the broker's request thread runs per execute
  * (JWT) call, counted by valgrind's callgrind. On a shared machine requests/s and CPU time move by
- * ±15 % from run to run; this count moves by about 1 %, so it tells apart steps of a few per cent.
+ * ±15 % from run to run; this count moves by 1 – 2 % between runs of one build (a change anywhere
+ * in the build can move it a few per cent more), so a smaller step is best counted on its own.
  * It counts user-space instructions only: a step that saves system calls shows in `npm run bench`.
  *
  * Needs valgrind (Debian: `apt-get install -y valgrind`); runs the production build (`npm run build`).

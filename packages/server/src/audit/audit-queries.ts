@@ -20,9 +20,6 @@ export type AuditFilter = {
   limit: number;
 };
 
-/** Rows per INSERT: well under SQLite's limit of bound parameters. */
-const INSERT_CHUNK = 100;
-
 const AUDIT_COLUMNS = [
   "id",
   "tenant_id",
@@ -42,10 +39,10 @@ const AUDIT_COLUMNS = [
   "end_user_id",
 ] as const satisfies readonly (keyof AuditRow)[];
 
-export function createAuditQueries(store: Pick<Store, "db" | "lock">) {
+export function createAuditQueries(store: Pick<Store, "db" | "kind" | "lock">) {
   const { db } = store;
   // Every append runs these two: compiled once (store/prepared.ts).
-  const insertRows = preparedInsert<AuditRow>(db, AUDIT_COLUMNS, (executor, rows) => executor.insertInto("audit_events").values(rows));
+  const insertRows = preparedInsert<AuditRow>(store, AUDIT_COLUMNS, (executor, rows) => executor.insertInto("audit_events").values(rows));
   const TENANT = Symbol("tenant");
   const lastLinkOf = preparedQuery(
     db.selectFrom("audit_events").select(["seq", "hash"]).where("tenant_id", "=", TENANT as unknown as string).orderBy("seq", "desc").limit(1).compile(),
@@ -60,11 +57,7 @@ export function createAuditQueries(store: Pick<Store, "db" | "lock">) {
     /** The tenant's newest row: the next one chains after it. */
     lastLink: async (trx: Tx, tenantId: string): Promise<Pick<AuditRow, "seq" | "hash"> | undefined> => (await lastLinkOf(trx, tenantId))[0],
 
-    async insertMany(trx: Tx, rows: readonly AuditRow[]): Promise<void> {
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-        await insertRows(trx, rows.slice(i, i + INSERT_CHUNK));
-      }
-    },
+    insertMany: (trx: Tx, rows: readonly AuditRow[]): Promise<void> => insertRows(trx, rows),
 
     /** A page of the tenant's events, newest first. */
     list(tenantId: string, filter: AuditFilter): Promise<AuditRow[]> {

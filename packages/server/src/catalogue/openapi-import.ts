@@ -4,7 +4,6 @@
  * approximated, and nothing outside the document is ever fetched: external `$ref`s stay
  * unresolved and the operations that need them are skipped.
  */
-import { dereference } from "@readme/openapi-parser";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { parse as parseYaml } from "yaml";
@@ -100,6 +99,8 @@ function checkedVersion(api: Json): Json {
 }
 
 async function dereferenced(api: Json): Promise<Json> {
+  // Loaded on the first import: the parser and its schemas cost every process about 3 MB of heap.
+  const { dereference } = await import("@readme/openapi-parser");
   try {
     // external:false leaves remote and relative-file refs as they are (no fetch, no disk), and
     // circular:"ignore" leaves recursive refs in place instead of building object cycles; both

@@ -1,8 +1,9 @@
 import { mkdirSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type Transaction } from "kysely";
-import pg from "pg";
+import type pg from "pg";
 import { migrations } from "./migrations/index.js";
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer } from "./sqlite-checkpointer.js";
 import type { Database } from "./schema.js";
@@ -28,8 +29,16 @@ export type Store = {
 
 export type StoreOptions = { databaseUrl?: string | undefined; dataDir: string; sqliteFile?: string };
 
-// COUNT(*) and BIGINT arrive as strings from pg by default; every count here fits in 2^53.
-pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+/**
+ * The PostgreSQL driver, loaded when a PostgreSQL URL is opened: a broker on SQLite never needs it,
+ * and loading it costs every process about 3 MB of heap.
+ */
+function loadPostgresDriver(): typeof pg {
+  const driver = createRequire(import.meta.url)("pg") as typeof pg;
+  // COUNT(*) and BIGINT arrive as strings from pg by default; every count here fits in 2^53.
+  driver.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+  return driver;
+}
 
 export function openStore(options: StoreOptions): Store {
   if (options.databaseUrl && /^postgres(ql)?:\/\//.test(options.databaseUrl)) {
@@ -40,6 +49,14 @@ export function openStore(options: StoreOptions): Store {
 
 export const sqliteFileIn = (dataDir: string) => join(dataDir, "toolbroker.sqlite");
 
+/**
+ * The connection's page cache, in KiB. better-sqlite3 builds SQLite with 16 MiB (SQLite's own
+ * default is 2 MiB), and a cache only ever fills: as the file grows past it, the broker's memory
+ * grew by the full 16 MiB. Writes touch the right edges of a few indexes and reads mostly small
+ * tables, so 2 MiB holds what is hot; anything else comes from the operating system's cache.
+ */
+export const SQLITE_CACHE_KIB = 2000;
+
 function openSqlite(file: string): Store {
   const inMemory = file === ":memory:";
   if (!inMemory) mkdirSync(join(file, ".."), { recursive: true });
@@ -47,7 +64,7 @@ function openSqlite(file: string): Store {
   // No statement is left for the garbage collector to finalize: better-sqlite3 12 on Node 24 can
   // abort the process when a GC finalizes one (Statement::~Statement, "(env) != nullptr"). So the
   // pragmas run through exec (no statement object), and every statement stays referenced.
-  database.exec("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;");
+  database.exec(`PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -${SQLITE_CACHE_KIB};`);
   const checkpointer = inMemory ? undefined : startCheckpointer(file);
   if (checkpointer) database.exec(`PRAGMA wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES};`);
   let pingStatement: SQLite.Statement | undefined;
@@ -128,7 +145,7 @@ function withStatementCache(database: SQLite.Database, fileCheck?: () => void): 
 }
 
 function openPostgres(connectionString: string): Store {
-  const pool = new pg.Pool({
+  const pool = new (loadPostgresDriver().Pool)({
     connectionString,
     max: 10,
     // Without a bound, a request waits forever for a server that accepts but never answers.

@@ -66,10 +66,11 @@ function invocationToRow(invocation: Invocation): InvocationsTable {
 const INVOCATION_COLUMNS = Object.keys(invocationToRow({} as Invocation)) as (keyof InvocationsTable)[];
 const USAGE_COLUMNS = ["id", "tenant_id", "env", "agent_app_id", "tool_name", "invocation_id", "period", "occurred_at", "end_user_id"] as const satisfies readonly (keyof UsageEventsTable)[];
 
-export function createInvocationQueries({ db }: Pick<Store, "db">) {
+export function createInvocationQueries(store: Pick<Store, "db" | "kind">) {
+  const { db } = store;
   // The execute path's two inserts, compiled once per row count (store/prepared.ts).
-  const insertInvocations = preparedInsert<InvocationsTable>(db, INVOCATION_COLUMNS, (executor, rows) => executor.insertInto("invocations").values(rows));
-  const insertUsageRows = preparedInsert<UsageEventsTable>(db, USAGE_COLUMNS, (executor, rows) =>
+  const insertInvocations = preparedInsert<InvocationsTable>(store, INVOCATION_COLUMNS, (executor, rows) => executor.insertInto("invocations").values(rows));
+  const insertUsageRows = preparedInsert<UsageEventsTable>(store, USAGE_COLUMNS, (executor, rows) =>
     executor.insertInto("usage_events").values(rows).onConflict((oc) => oc.column("invocation_id").doNothing()),
   );
   return {

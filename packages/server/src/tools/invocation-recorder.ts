@@ -18,9 +18,6 @@ import type { InvocationQueries } from "./invocation-queries.js";
 
 type PendingWrite = { record: InvocationRecord; sealedOutcome: Sealed | null; argumentsSealed: Sealed | undefined; extra: ((trx: Tx) => Promise<void>) | undefined };
 
-/** Rows per INSERT: well under SQLite's limit of bound parameters (22 columns × 100). */
-const INSERT_CHUNK = 100;
-
 const outcomeContext = (tenantId: string, invocationId: string) => ({ tenantId, table: "invocations", rowId: invocationId, field: "outcome" });
 
 type RecorderDeps = {
@@ -96,7 +93,7 @@ function newInvocation(item: PendingWrite, now: string): Invocation {
 export function createInvocationRecorder({ store, queries, vault, audit, idempotency, clock }: RecorderDeps) {
   async function writeRows(trx: Tx, items: PendingWrite[], now: string) {
     const fresh = items.filter((item) => !item.record.call.existing).map((item) => newInvocation(item, now));
-    for (let i = 0; i < fresh.length; i += INSERT_CHUNK) await queries.insertMany(fresh.slice(i, i + INSERT_CHUNK), trx);
+    await queries.insertMany(fresh, trx);
     for (const { record, sealedOutcome } of items.filter((item) => item.record.call.existing)) {
       await queries.advance(record.call.invocationId, {
         status: record.status,
@@ -141,7 +138,7 @@ export function createInvocationRecorder({ store, queries, vault, audit, idempot
           period: now.slice(0, 7),
           occurred_at: now,
         }));
-      for (let i = 0; i < usage.length; i += INSERT_CHUNK) await queries.insertUsage(usage.slice(i, i + INSERT_CHUNK), trx);
+      await queries.insertUsage(usage, trx);
       await settleKeys(trx, items);
       // Last: on PostgreSQL it takes the tenant's chain lock, held until the commit, so a batch
       // written beside this one (write-batcher.ts, concurrency) waits for the lock only.

@@ -45,15 +45,16 @@ const runsPerScenario = Number(flags.runs ?? (quick ? 1 : 3));
 const warmupSeconds = Number(flags.warmup ?? (quick ? 0 : 5));
 const tsxLoader = ["--import", "tsx"];
 
-type Stack = { upstream: Child; baseline: Child; dataDir: string; env: Record<string, string>; fixture: BenchFixture; databaseUrl?: string };
+type Stack = { upstream: Child; baseline: Child; floor: Child; dataDir: string; env: Record<string, string>; fixture: BenchFixture; databaseUrl?: string };
 
 async function prepareStack(databaseUrl: string | undefined): Promise<Stack> {
   const upstream = await startProcess("node", [...tsxLoader, join(root, "bench/fake-upstream.ts")], {}, /listening (\d+)/);
   const baseline = await startProcess("node", [...tsxLoader, join(root, "bench/baseline-proxy.ts")], { UPSTREAM_URL: `http://127.0.0.1:${upstream.port}` }, /listening (\d+)/);
+  const floor = await startProcess("node", [...tsxLoader, join(root, "bench/framework-floor.ts")], { UPSTREAM_URL: `http://127.0.0.1:${upstream.port}`, UPSTREAM_ACCESS_TOKEN: BENCH_ACCESS_TOKEN }, /^listening (\d+)/m);
   const dataDir = mkdtempSync(join(tmpdir(), "toolbroker-bench-"));
   const env: Record<string, string> = { ...benchBrokerEnvironment(dataDir, upstream.port), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
   const fixture = await seedFixture(loadConfig(env));
-  return { upstream, baseline, dataDir, env, fixture, ...(databaseUrl ? { databaseUrl } : {}) };
+  return { upstream, baseline, floor, dataDir, env, fixture, ...(databaseUrl ? { databaseUrl } : {}) };
 }
 
 async function startBroker(stack: Stack): Promise<Child> {
@@ -76,11 +77,13 @@ async function mintToken(brokerUrl: string, fixture: BenchFixture): Promise<stri
   return ((await response.json()) as { access_token: string }).access_token;
 }
 
-function scenarios(brokerUrl: string, baselineUrl: string, fixture: BenchFixture, jwt: string): Record<string, Omit<LoadSpec, "connections" | "durationSeconds">> {
+function scenarios(brokerUrl: string, stack: Pick<Stack, "baseline" | "floor" | "fixture">, jwt: string): Record<string, Omit<LoadSpec, "connections" | "durationSeconds">> {
+  const { fixture } = stack;
   const execute = { tool_name: "scm.get_authenticated_user", arguments: {}, connected_account_id: fixture.connectionId };
   const json = { "content-type": "application/json" };
   return {
-    "baseline proxy": { url: `${baselineUrl}/user`, method: "GET", headers: { "x-upstream-authorization": `Bearer ${BENCH_ACCESS_TOKEN}` } },
+    "baseline proxy": { url: `http://127.0.0.1:${stack.baseline.port}/user`, method: "GET", headers: { "x-upstream-authorization": `Bearer ${BENCH_ACCESS_TOKEN}` } },
+    "framework floor": { url: `http://127.0.0.1:${stack.floor.port}/v1/tools/execute`, method: "POST", headers: { ...json, authorization: `Bearer ${jwt}` }, body: execute },
     "broker/token": { url: `${brokerUrl}/v1/broker/token`, method: "POST", headers: { ...json, authorization: `Bearer ${fixture.controlKey}` }, body: { agent_app_id: fixture.agentAppId, env: "test" } },
     "execute (JWT)": { url: `${brokerUrl}/v1/tools/execute`, method: "POST", headers: { ...json, authorization: `Bearer ${jwt}` }, body: execute },
     "execute (JWT, idempotency_key)": { url: `${brokerUrl}/v1/tools/execute`, method: "POST", headers: { ...json, authorization: `Bearer ${jwt}` }, body: execute, uniqueIdempotencyKey: true },
@@ -120,14 +123,14 @@ async function measureAll(stack: Stack, database: string): Promise<ScenarioResul
   const results: ScenarioResult[] = [];
   try {
     const jwt = await mintToken(brokerUrl, stack.fixture);
-    const specs = scenarios(brokerUrl, `http://127.0.0.1:${stack.baseline.port}`, stack.fixture, jwt);
+    const specs = scenarios(brokerUrl, stack, jwt);
     for (const connections of concurrencies) {
       for (const [name, spec] of Object.entries(specs)) {
         if (onlyScenarios && !onlyScenarios.has(name)) continue;
-        // CPU per call of the process that answers: the bare proxy for the baseline, else the broker.
-        const measured = name === "baseline proxy" ? stack.baseline : broker;
+        // CPU per call of the process that answers: the bare proxy, the framework floor or the broker.
+        const measured = name === "baseline proxy" ? stack.baseline : name === "framework floor" ? stack.floor : broker;
         const load = await measureScenario(measured, { ...spec, connections, durationSeconds });
-        results.push({ database, scenario: name, concurrency: connections, ...load, brokerRssMb: name === "baseline proxy" ? null : broker.rssMb() });
+        results.push({ database, scenario: name, concurrency: connections, ...load, brokerRssMb: measured === broker ? broker.rssMb() : null });
         process.stderr.write(`  ${database} c=${connections} ${name}: ${load.rps} req/s p50 ${load.p50} ms, ${load.cpuMicrosPerCall} CPU µs/call\n`);
       }
     }
@@ -144,7 +147,7 @@ async function measureGrowth(stack: Stack, database: string): Promise<{ database
     try {
       const brokerUrl = `http://127.0.0.1:${broker.port}`;
       const jwt = await mintToken(brokerUrl, stack.fixture);
-      return await measureScenario(broker, { ...scenarios(brokerUrl, "", stack.fixture, jwt)["execute (JWT)"]!, connections, durationSeconds });
+      return await measureScenario(broker, { ...scenarios(brokerUrl, stack, jwt)["execute (JWT)"]!, connections, durationSeconds });
     } finally {
       await broker.stop();
     }
@@ -181,6 +184,7 @@ async function benchDatabase(database: string, databaseUrl: string | undefined) 
   } finally {
     await stack.upstream.stop();
     await stack.baseline.stop();
+    await stack.floor.stop();
     rmSync(stack.dataDir, { recursive: true, force: true });
   }
 }

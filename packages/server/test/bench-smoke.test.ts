@@ -16,7 +16,7 @@ it("runs the benchmark's quick mode and prints the report with every scenario", 
     ["--import", "tsx", "bench/run.ts", "--quick", "--from-source", "--duration", "1", "--concurrency", "1", "--history", "50"],
     { cwd: root, timeout: 120_000, env: { ...process.env, BROKER_BENCH_POSTGRES_URL: "" } },
   );
-  for (const scenario of ["baseline proxy", "broker/token", "execute (JWT)", "execute (JWT, idempotency_key)", "execute (control key)"]) {
+  for (const scenario of ["baseline proxy", "framework floor", "broker/token", "execute (JWT)", "execute (JWT, idempotency_key)", "execute (control key)"]) {
     expect(stdout).toContain(`| sqlite | 1 | ${scenario} |`);
   }
   expect(stdout).toMatch(/\| sqlite \| 50 \| \d+ \| \d+ \|/);

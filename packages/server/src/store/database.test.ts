@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { openStore, SQLITE_CACHE_KIB, type Store } from "./database.js";
+import { openStore, type Store } from "./database.js";
 
 describe("the SQLite connection's settings", () => {
   let dir: string;
@@ -20,7 +20,6 @@ describe("the SQLite connection's settings", () => {
     expect(await pragma("journal_mode")).toBe("wal");
     expect(await pragma("foreign_keys")).toBe(1);
     expect(await pragma("synchronous")).toBe(1);
-    expect(SQLITE_CACHE_KIB).toBe(2000);
     expect(await pragma("cache_size")).toBe(-2000);
   });
 });

@@ -55,7 +55,7 @@ export const sqliteFileIn = (dataDir: string) => join(dataDir, "toolbroker.sqlit
  * grew by the full 16 MiB. Writes touch the right edges of a few indexes and reads mostly small
  * tables, so 2 MiB holds what is hot; anything else comes from the operating system's cache.
  */
-export const SQLITE_CACHE_KIB = 2000;
+const SQLITE_CACHE_KIB = 2000;
 
 function openSqlite(file: string): Store {
   const inMemory = file === ":memory:";

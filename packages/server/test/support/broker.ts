@@ -52,11 +52,14 @@ export type StartOptions = {
 
 export async function startBroker(kind: DbKind, options: StartOptions = {}): Promise<TestBroker> {
   const database = options.database ?? (await createTestDatabase(kind));
+  // One master key for every attempt: the first attempt has already sealed the broker's signing key
+  // under it in the database, which a retry with another key could not open (vault_unavailable).
+  const masterKeys = testMasterKey();
   // The public URL (token issuer, OAuth redirect) names the port, so it is chosen before listening;
   // a parallel test may take it in between, and then another one is tried.
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await startBrokerOnPort(database, await freePort(), options);
+      return await startBrokerOnPort(database, await freePort(), masterKeys, options);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE" || attempt === 3) {
         if (!options.database) await database.drop();
@@ -66,13 +69,13 @@ export async function startBroker(kind: DbKind, options: StartOptions = {}): Pro
   }
 }
 
-async function startBrokerOnPort(database: TestDatabase, port: number, options: StartOptions): Promise<TestBroker> {
+async function startBrokerOnPort(database: TestDatabase, port: number, masterKeys: string, options: StartOptions): Promise<TestBroker> {
   const config = loadConfig({
     BROKER_ENV: "test",
     BROKER_DATA_DIR: database.dataDir,
     PORT: String(port),
     BROKER_LOG_LEVEL: "info",
-    BROKER_MASTER_KEYS: testMasterKey(),
+    BROKER_MASTER_KEYS: masterKeys,
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
     ...options.env,
   });

@@ -6,27 +6,16 @@
  * database, audit or scrubbing: the distance from here to the broker is the broker's own work.
  */
 import { randomUUID } from "node:crypto";
-import Fastify, { LogController, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify from "fastify";
 import { Pool } from "undici";
+import { OneLinePerRequest, REQUEST_LOG_OPTIONS } from "../src/http/request-log.js";
 
 const upstream = new Pool(process.env.UPSTREAM_URL!, { connections: 128, keepAliveTimeout: 60_000, pipelining: 1 });
 const accessToken = process.env.UPSTREAM_ACCESS_TOKEN!;
 
-class OneLinePerRequest extends LogController {
-  override incomingRequest() {}
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
-    if (error) return super.requestCompleted(error, request, reply);
-    reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, "request completed");
-  }
-}
-
 const app = Fastify({
   genReqId: () => randomUUID(),
-  logger: {
-    level: "info",
-    redact: { paths: ["req.headers.authorization", "headers.authorization", "*.access_token", "*.refresh_token"], censor: "[redacted]" },
-    serializers: { req: (request: FastifyRequest) => ({ id: request.id, method: request.method, path: request.url.split("?")[0] }) },
-  },
+  logger: { level: "info", ...REQUEST_LOG_OPTIONS },
   logController: new OneLinePerRequest(),
 });
 

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import pinoPretty from "pino-pretty";
-import Fastify, { LogController, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify from "fastify";
 import type { DestinationStream } from "pino";
 import { createAgentAppQueries } from "./agent-apps/agent-app-queries.js";
 import { createAgentAppService } from "./agent-apps/agent-app-service.js";
@@ -22,6 +22,7 @@ import type { App } from "./http/app-type.js";
 import { registerCredentials } from "./http/credentials.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerJsonBody } from "./http/json-body.js";
+import { OneLinePerRequest, REQUEST_LOG_OPTIONS } from "./http/request-log.js";
 import { answerClientError, answerRouterError, MAX_PARAM_LENGTH } from "./http/router-errors.js";
 import { registerStorableTextCheck } from "./http/storable-text.js";
 import { createValidatorCompiler } from "./http/validation.js";
@@ -175,28 +176,6 @@ export async function createServices(deps: BrokerDeps) {
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
 
-/** A connect link's token is the session's only credential: logs keep its prefix only. */
-const CONNECT_TOKEN = /^\/connect\/cs_[^/]*/;
-
-function requestLogSerializer(request: FastifyRequest) {
-  // Query strings can carry OAuth codes and state: log the path only.
-  return { id: request.id, method: request.method, path: request.url.split("?")[0]!.replace(CONNECT_TOKEN, "/connect/cs_…") };
-}
-
-/**
- * One info line per request, when it completes: request id (the child logger's `reqId`), method,
- * path, status and duration. Fastify's own "incoming request" line is dropped (a request that
- * fails still logs Fastify's "request errored" line).
- */
-class OneLinePerRequest extends LogController {
-  override incomingRequest() {}
-
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
-    if (error) return super.requestCompleted(error, request, reply);
-    reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, "request completed");
-  }
-}
-
 /** The identity provider's origin, which the console's sign-in talks to (none for the development issuer). */
 function identityProviderOrigin(config: Services["config"]): string | undefined {
   const issuer = config.oidc?.issuer;
@@ -216,8 +195,7 @@ export async function buildApp(services: Services, options: { logStream?: Destin
     return503OnClosing: false,
     logger: {
       level: config.logLevel,
-      redact: { paths: ["req.headers.authorization", "headers.authorization", "*.access_token", "*.refresh_token"], censor: "[redacted]" },
-      serializers: { req: requestLogSerializer },
+      ...REQUEST_LOG_OPTIONS,
       // People read development logs; machines read the JSON lines of test and production.
       ...(options.logStream ? { stream: options.logStream } : config.logFormat === "pretty" ? { stream: readableLogStream() } : {}),
     },

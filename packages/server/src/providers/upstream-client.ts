@@ -44,7 +44,7 @@ const parsedBase = memoizeByKey((baseUrl) => new URL(baseUrl.endsWith("/") ? bas
 
 /**
  * A path that resolves against a base by plain concatenation: characters a URL path keeps as they
- * are, no query or fragment, no ":" (a first segment with one would read as a scheme), no "\\"
+ * are, no query or fragment, no ":" (a first segment with one would read as a scheme), no "\"
  * (read as "/"), and no "." or ".." segment, encoded or not. Declared tools' paths are like this.
  */
 const PLAIN_PATH = /^[A-Za-z0-9\-._~!$&'()*+,;=@%/]*$/;

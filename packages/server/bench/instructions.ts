@@ -7,7 +7,7 @@
  *
  * Needs valgrind (Debian: `apt-get install -y valgrind`); runs the production build (`npm run build`).
  * Flags: --calls N (counted calls, default 2000), --warmup N (calls before counting, default 5000),
- * --concurrency C (default 16). SQLite only.
+ * --concurrency C (default 16), --idempotency-key (each call with a key of its own). SQLite only.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -21,10 +21,12 @@ import { startProcess } from "./processes.js";
 import { benchBrokerEnvironment, seedFixture } from "./seed.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const { values: flags } = parseArgs({ options: { calls: { type: "string" }, warmup: { type: "string" }, concurrency: { type: "string" } } });
+const { values: flags } = parseArgs({ options: { calls: { type: "string" }, warmup: { type: "string" }, concurrency: { type: "string" }, "idempotency-key": { type: "boolean" } } });
 const calls = Number(flags.calls ?? 2_000);
 const warmupCalls = Number(flags.warmup ?? 5_000);
 const concurrency = Number(flags.concurrency ?? 16);
+const withKeys = flags["idempotency-key"] === true;
+const scenario = withKeys ? "execute (JWT, idempotency_key)" : "execute (JWT)";
 
 /** The broker under callgrind, instrumentation off until asked (start-up takes a minute, not ten). */
 function startUnderCallgrind(outFile: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
@@ -64,14 +66,16 @@ try {
   const json = { "content-type": "application/json" };
   const minted = await pool.request({ path: "/v1/broker/token", method: "POST", headers: { ...json, authorization: `Bearer ${fixture.controlKey}` }, body: JSON.stringify({ agent_app_id: fixture.agentAppId, env: "test" }) });
   const jwt = ((await minted.body.json()) as { access_token: string }).access_token;
-  const body = JSON.stringify({ tool_name: "scm.get_authenticated_user", arguments: {}, connected_account_id: fixture.connectionId });
+  const call = { tool_name: "scm.get_authenticated_user", arguments: {}, connected_account_id: fixture.connectionId };
+  let keys = 0;
+  const body = () => JSON.stringify(withKeys ? { ...call, idempotency_key: `instructions-${(keys += 1)}` } : call);
   const execute = async (count: number) => {
     let started = 0;
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
         while (started < count) {
           started += 1;
-          const response = await pool.request({ path: "/v1/tools/execute", method: "POST", headers: { ...json, authorization: `Bearer ${jwt}` }, body });
+          const response = await pool.request({ path: "/v1/tools/execute", method: "POST", headers: { ...json, authorization: `Bearer ${jwt}` }, body: body() });
           await response.body.text();
           if (response.statusCode !== 200) throw new Error(`execute answered ${response.statusCode}`);
         }
@@ -92,7 +96,7 @@ try {
   const [requestThread = 0, ...others] = countsPerThread(outFile);
   const all = others.reduce((sum, count) => sum + count, requestThread);
   process.stdout.write(
-    `sqlite c=${concurrency} execute (JWT): ${Math.round(requestThread / calls)} instructions per call on the request thread, ` +
+    `sqlite c=${concurrency} ${scenario}: ${Math.round(requestThread / calls)} instructions per call on the request thread, ` +
       `${Math.round(all / calls)} on all threads (${calls} calls after ${warmupCalls})\n`,
   );
 } finally {

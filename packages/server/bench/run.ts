@@ -34,6 +34,7 @@ const { values: flags } = parseArgs({
     "no-growth": { type: "boolean" },
     runs: { type: "string" },
     warmup: { type: "string" },
+    databases: { type: "string" },
   },
 });
 const quick = flags.quick === true;
@@ -195,9 +196,11 @@ async function main() {
     execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
   }
   const started = Date.now();
-  const runs = [await benchDatabase("sqlite", undefined)];
+  const databases = new Set((flags.databases ?? "sqlite,postgres").split(",").map((name) => name.trim()));
   const postgresUrl = process.env.BROKER_BENCH_POSTGRES_URL;
-  if (postgresUrl) runs.push(await withPostgresDatabase(postgresUrl, (url) => benchDatabase("postgres", url)));
+  if (databases.has("postgres") && !postgresUrl && flags.databases) throw new Error("--databases postgres needs BROKER_BENCH_POSTGRES_URL");
+  const runs = databases.has("sqlite") ? [await benchDatabase("sqlite", undefined)] : [];
+  if (postgresUrl && databases.has("postgres")) runs.push(await withPostgresDatabase(postgresUrl, (url) => benchDatabase("postgres", url)));
   const report = { when: new Date().toISOString(), node: process.version, quick, durationSeconds, runs: runsPerScenario, warmupSeconds, concurrencies, results: runs.flatMap((r) => r.main), growth: runs.flatMap((r) => (r.growth ? [r.growth] : [])), seconds: Math.round((Date.now() - started) / 1000) };
   process.stdout.write(renderReport(report));
   const dir = join(root, "bench/results");

@@ -49,14 +49,28 @@ describeEachDatabase("idempotency claims inserted together", (kind) => {
     expect((await queries.find(scope("taken")))?.invocation_id).toBe("inv-before");
   });
 
-  it("completes many keys in one statement, each with its own invocation and status, and no other key", async () => {
+  it("inserts a batch larger than one statement takes, a key claimed twice across its pieces going to the first", async () => {
+    const queries = createIdempotencyQueries(store);
+    const claims = Array.from({ length: 150 }, (_, i) => ({ scope: scope(i === 149 ? "big-0" : `big-${i}`), row: row(`inv-big-${i}`) }));
+    const inserted = await queries.insertClaims(claims);
+    expect(inserted.size).toBe(149);
+    expect(inserted.has("inv-big-149")).toBe(false);
+    expect((await queries.find(scope("big-0")))?.invocation_id).toBe("inv-big-0");
+    expect((await queries.find(scope("big-148")))?.invocation_id).toBe("inv-big-148");
+  });
+
+  it("completes many keys in few statements, each with its own invocation and status, and no other key", async () => {
     const queries = createIdempotencyQueries(store);
     await queries.insertClaims(["c1", "c2", "c3"].map((key) => ({ scope: scope(key, key === "c2" ? "end-user" : null), row: row(`claim-${key}`) })));
-    await queries.markCompleted([
+    const statements = queries.completeStatements([
       { scope: scope("c1"), invocationId: "done-1", responseStatus: 200 },
       { scope: scope("c2", "end-user"), invocationId: "done-2", responseStatus: 502 },
       { scope: scope("never-claimed"), invocationId: "done-x", responseStatus: 200 },
     ]);
+    // Pieces like multi-row inserts (store/prepared.ts): 2 + 1 keys on SQLite, all three at once on PostgreSQL.
+    expect(statements).toHaveLength(kind === "sqlite" ? 2 : 1);
+    for (const statement of statements) await store.db.executeQuery(statement);
+    expect(queries.completeStatements([])).toEqual([]);
     expect(await queries.find(scope("c1"))).toMatchObject({ status: "completed", invocation_id: "done-1" });
     expect(await queries.find(scope("c2", "end-user"))).toMatchObject({ status: "completed", invocation_id: "done-2" });
     expect(await queries.find(scope("c3"))).toMatchObject({ status: "in_progress", invocation_id: "claim-c3" });

@@ -20,10 +20,10 @@ function memoryQueries() {
         throw error;
       }
     },
-    lockChain: async () => {
-      state.locks += 1;
+    lockTails: async (_trx: Tx, tenantIds: readonly string[]) => {
+      state.locks += tenantIds.length;
+      return new Map(tenantIds.flatMap((tenantId) => rows.filter((row) => row.tenant_id === tenantId).slice(-1).map((row) => [tenantId, row] as const)));
     },
-    lastLink: async (_trx: Tx, tenantId: string) => rows.filter((row) => row.tenant_id === tenantId).at(-1),
     insertMany: async (_trx: Tx, inserted: readonly AuditRow[]) => {
       if (inserted.some((row) => row.action === state.failNextInsertOf)) throw new Error("refused by the database");
       rows.push(...inserted);

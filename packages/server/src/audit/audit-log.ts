@@ -5,12 +5,13 @@
 import { uuidv7 } from "../ids.js";
 import type { Clock } from "../clock.js";
 import type { Tx } from "../store/database.js";
+import type { Statement } from "../store/prepared.js";
 import { createWriteBatcher } from "../store/write-batcher.js";
 import { CHAIN_START, GENESIS_HASH, hashAuditRow, verifyChainPart, type ChainCursor, type ChainVerdict } from "./audit-chain.js";
+import type { AuditFilter, AuditQueries, AuditRow, ChainLink } from "./audit-queries.js";
 
 /** Rows per page when verifying the chain. */
 const VERIFY_PAGE = 2_000;
-import type { AuditFilter, AuditQueries, AuditRow } from "./audit-queries.js";
 
 export type { AuditFilter } from "./audit-queries.js";
 
@@ -32,17 +33,14 @@ export type AuditEntry = {
 type AuditLogDeps = { queries: AuditQueries; clock: Clock };
 
 export function createAuditLog({ queries, clock }: AuditLogDeps) {
-  /** Chains a tenant's entries after its current last row, in order; one lookup per tenant. */
-  async function appendTenantIn(trx: Tx, tenantId: string, entries: AuditEntry[]): Promise<string[]> {
-    await queries.lockChain(trx, tenantId);
-    const last = await queries.lastLink(trx, tenantId);
+  /** A tenant's entries as rows chained after `last`, in order. */
+  function chainAfter(last: ChainLink | undefined, entries: AuditEntry[], occurredAt: string): AuditRow[] {
     let seq = last?.seq ?? 0;
     let previous = last?.hash ?? GENESIS_HASH;
-    const occurredAt = clock.now().toISOString();
-    const rows: AuditRow[] = entries.map((entry) => {
+    return entries.map((entry) => {
       seq += 1;
       const row = {
-        tenant_id: tenantId,
+        tenant_id: entry.tenantId,
         seq,
         occurred_at: occurredAt,
         actor_type: entry.actor.type,
@@ -60,31 +58,52 @@ export function createAuditLog({ queries, clock }: AuditLogDeps) {
       previous = hashAuditRow(row);
       return { ...row, id: uuidv7(), hash: previous };
     });
-    await queries.insertMany(trx, rows);
-    return rows.map((row) => row.id);
   }
 
-  /** Appends many entries in the caller's transaction; tenants are locked in a fixed order. */
-  async function appendManyIn(trx: Tx, entries: AuditEntry[]): Promise<void> {
+  /**
+   * Takes the chain lock of each tenant among `entries` (in a fixed order, so two writers never
+   * wait on each other) and chains the entries after their tenants' last rows: the rows to insert
+   * in `trx` before it commits.
+   */
+  async function chainIn(trx: Tx, entries: readonly AuditEntry[]): Promise<AuditRow[]> {
+    if (entries.length === 0) return [];
     const byTenant = new Map<string, AuditEntry[]>();
-    for (const entry of entries) byTenant.set(entry.tenantId, [...(byTenant.get(entry.tenantId) ?? []), entry]);
-    for (const tenantId of [...byTenant.keys()].sort()) await appendTenantIn(trx, tenantId, byTenant.get(tenantId)!);
+    for (const entry of entries) {
+      const tenantEntries = byTenant.get(entry.tenantId);
+      if (tenantEntries) tenantEntries.push(entry);
+      else byTenant.set(entry.tenantId, [entry]);
+    }
+    const tenantIds = [...byTenant.keys()].sort();
+    const tails = await queries.lockTails(trx, tenantIds);
+    const occurredAt = clock.now().toISOString();
+    return tenantIds.flatMap((tenantId) => chainAfter(tails.get(tenantId), byTenant.get(tenantId)!, occurredAt));
+  }
+
+  /** Appends many entries in the caller's transaction. */
+  async function appendManyIn(trx: Tx, entries: AuditEntry[]): Promise<void> {
+    await queries.insertMany(trx, await chainIn(trx, entries));
   }
 
   async function appendIn(trx: Tx, entry: AuditEntry): Promise<string> {
-    const [id] = await appendTenantIn(trx, entry.tenantId, [entry]);
-    return id!;
+    const [row] = await chainIn(trx, [entry]);
+    await queries.insertMany(trx, [row!]);
+    return row!.id;
   }
 
-  // Entries that go with no other write (a token minted, say) share transactions: the chain's
-  // lock (PostgreSQL), tail lookup and INSERT are paid once per batch, not once per entry, so
-  // concurrent appends for one tenant no longer queue behind each other's round trips.
+  // Entries that go with no other write (a token minted, say) share transactions: the chains'
+  // locks and tail lookups (one round trip on PostgreSQL) and the INSERT are paid once per batch,
+  // not once per entry, so concurrent appends for one tenant never queue behind each other's.
   const standalone = createWriteBatcher<AuditEntry>((entries) => queries.transaction((trx) => appendManyIn(trx, entries)));
 
   return {
     /** Appends inside the caller's transaction, so the event exists exactly when the change does. */
     appendIn,
     appendManyIn,
+    /**
+     * The INSERTs that append `entries`, with their chains locked for the rest of `trx`: for a
+     * caller that runs them together with its own statements (store/prepared.ts, runTogether).
+     */
+    appendStatementsIn: async (trx: Tx, entries: readonly AuditEntry[]): Promise<Statement[]> => queries.insertStatements(await chainIn(trx, entries)),
     /** Appends on its own; resolves once the entry is committed (group commit, store/write-batcher.ts). */
     append: (entry: AuditEntry) => standalone.write(entry),
     /** Writes the standalone entries still queued, then refuses new ones (shutdown, main.ts). */

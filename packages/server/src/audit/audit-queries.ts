@@ -2,11 +2,14 @@
  * Every query on `audit_events`; bound to the store once in app.ts. Appends run in the caller's
  * transaction, after taking the tenant's chain lock, so two writers never chain after the same row.
  */
+import { CompiledQuery } from "kysely";
 import type { Store, Tx } from "../store/database.js";
-import { preparedInsert, preparedQuery } from "../store/prepared.js";
+import { preparedInsert, preparedQuery, runTogether, type Statement } from "../store/prepared.js";
 import type { AuditEventsTable } from "../store/schema.js";
 
 export type AuditRow = AuditEventsTable;
+/** A chain's last row: the next one chains after it. */
+export type ChainLink = Pick<AuditRow, "seq" | "hash">;
 
 export type AuditFilter = {
   since?: string;
@@ -39,25 +42,47 @@ const AUDIT_COLUMNS = [
   "end_user_id",
 ] as const satisfies readonly (keyof AuditRow)[];
 
-export function createAuditQueries(store: Pick<Store, "db" | "kind" | "lock">) {
+export function createAuditQueries(store: Pick<Store, "db" | "kind">) {
   const { db } = store;
-  // Every append runs these two: compiled once (store/prepared.ts).
+  // Every append runs these: compiled once (store/prepared.ts).
   const insertRows = preparedInsert<AuditRow>(store, AUDIT_COLUMNS, (executor, rows) => executor.insertInto("audit_events").values(rows));
   const TENANT = Symbol("tenant");
   const lastLinkOf = preparedQuery(
     db.selectFrom("audit_events").select(["seq", "hash"]).where("tenant_id", "=", TENANT as unknown as string).orderBy("seq", "desc").limit(1).compile(),
     TENANT,
   );
+
+  /** SQLite has one writer at a time, so the chains need no lock: each tail is one lookup. */
+  async function sqliteTails(trx: Tx, tenantIds: readonly string[]) {
+    const tails = new Map<string, ChainLink>();
+    for (const tenantId of tenantIds) {
+      const [last] = await lastLinkOf(trx, tenantId);
+      if (last) tails.set(tenantId, last);
+    }
+    return tails;
+  }
+
+  /** PostgreSQL: the locks and the lookups in one round trip (migration 0010-audit-chain-tails). */
+  async function postgresTails(trx: Tx, tenantIds: readonly string[]) {
+    const query = CompiledQuery.raw("select chain_tenant_id, last_seq, last_hash from audit_chain_tails($1)", [tenantIds]);
+    const { rows } = await trx.executeQuery<{ chain_tenant_id: string; last_seq: number; last_hash: string }>(query);
+    return new Map(rows.map((row): [string, ChainLink] => [row.chain_tenant_id, { seq: row.last_seq, hash: row.last_hash }]));
+  }
+
   return {
     transaction: <T>(work: (trx: Tx) => Promise<T>) => db.transaction().execute(work),
 
-    /** Holds the tenant's chain for the rest of `trx` (PostgreSQL; SQLite has one writer anyway). */
-    lockChain: (trx: Tx, tenantId: string) => store.lock(trx, `audit:${tenantId}`),
+    /**
+     * Holds the tenants' chains for the rest of `trx`, locked in the order given, and answers each
+     * chain's last row (none for a tenant without events yet).
+     */
+    lockTails: (trx: Tx, tenantIds: readonly string[]): Promise<Map<string, ChainLink>> =>
+      store.kind === "postgres" ? postgresTails(trx, tenantIds) : sqliteTails(trx, tenantIds),
 
-    /** The tenant's newest row: the next one chains after it. */
-    lastLink: async (trx: Tx, tenantId: string): Promise<Pick<AuditRow, "seq" | "hash"> | undefined> => (await lastLinkOf(trx, tenantId))[0],
+    /** The INSERTs of chained rows, for the caller to run in the transaction that holds their chains. */
+    insertStatements: (rows: readonly AuditRow[]): Statement[] => insertRows(rows),
 
-    insertMany: (trx: Tx, rows: readonly AuditRow[]): Promise<void> => insertRows(trx, rows),
+    insertMany: (trx: Tx, rows: readonly AuditRow[]): Promise<void> => runTogether(store, trx, insertRows(rows)),
 
     /** A page of the tenant's events, newest first. */
     list(tenantId: string, filter: AuditFilter): Promise<AuditRow[]> {

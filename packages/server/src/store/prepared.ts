@@ -24,10 +24,13 @@ export function rowsPerInsert(kind: StoreKind, remaining: number): number {
   return Math.min(SQLITE_MAX_ROWS_PER_INSERT, 2 ** Math.floor(Math.log2(remaining)));
 }
 
+/** A compiled statement, to run on its own or together with others (`runTogether`). */
+export type Statement = CompiledQuery<unknown>;
+
 /**
- * A multi-row INSERT of `columns`, compiled once per row count by `build` from placeholder rows
- * and run with the rows' values in column order (undefined is written as null), in pieces of
- * `rowsPerInsert` rows.
+ * A multi-row INSERT of `columns`, compiled once per row count by `build` from placeholder rows:
+ * answers the statements that write `rows` (their values in column order, undefined written as
+ * null), in pieces of `rowsPerInsert` rows. No rows, no statement.
  */
 export function preparedInsert<Row extends object>(
   { db, kind }: Pick<Store, "db" | "kind">,
@@ -49,15 +52,74 @@ export function preparedInsert<Row extends object>(
     }
     return text;
   }
-  return async (executor: Executor, rows: readonly Row[]): Promise<void> => {
+  return (rows: readonly Row[]): Statement[] => {
+    const statements: Statement[] = [];
     for (let start = 0; start < rows.length; ) {
       const count = rowsPerInsert(kind, rows.length - start);
       const parameters: unknown[] = [];
       for (let i = start; i < start + count; i++) for (const column of columns) parameters.push(rows[i]![column] ?? null);
-      await executor.executeQuery(CompiledQuery.raw(template(count), parameters));
+      statements.push(CompiledQuery.raw(template(count), parameters));
       start += count;
     }
+    return statements;
   };
+}
+
+/**
+ * Runs statements that belong together, in order. On PostgreSQL they go as one statement — the
+ * first ones as data-modifying WITH clauses of the last — so they cost one round trip instead of
+ * one each. Such clauses all see the database as it was when the statement began: none of the
+ * statements may depend on another's changes (foreign keys may: they are checked at its end).
+ * SQLite has no round trips to save (and no INSERT inside WITH): it runs them one by one.
+ */
+export async function runTogether({ kind }: Pick<Store, "kind">, executor: Executor, statements: readonly Statement[]): Promise<void> {
+  if (kind === "sqlite" || statements.length === 1) {
+    for (const statement of statements) await executor.executeQuery(statement);
+  } else if (statements.length > 1) {
+    await executor.executeQuery(asOneStatement(statements));
+  }
+}
+
+/** A statement's text cut at its `$n` placeholders (quoted literals passed over: a `$1` inside one is text). */
+type Placeholders = { pieces: string[]; numbers: number[] };
+const placeholdersOf = new Map<string, Placeholders>();
+
+function placeholders(text: string): Placeholders {
+  let found = placeholdersOf.get(text);
+  if (found === undefined) {
+    found = { pieces: [], numbers: [] };
+    let last = 0;
+    for (const match of text.matchAll(/'(?:[^']|'')*'|\$(\d+)/g)) {
+      if (match[1] === undefined) continue;
+      found.pieces.push(text.slice(last, match.index));
+      found.numbers.push(Number(match[1]));
+      last = match.index + match[0].length;
+    }
+    found.pieces.push(text.slice(last));
+    // The texts are the prepared statements' (a bounded set), compiled queries' otherwise: keep a bounded cache.
+    if (placeholdersOf.size >= 1_000) placeholdersOf.clear();
+    placeholdersOf.set(text, found);
+  }
+  return found;
+}
+
+/** `with s0 as (…), s1 as (…) <last>`, each statement's `$n` placeholders numbered after the ones before. */
+export function asOneStatement(statements: readonly Statement[]): Statement {
+  const parameters: unknown[] = [];
+  const texts = statements.map((statement) => {
+    const offset = parameters.length;
+    const { pieces, numbers } = placeholders(statement.sql);
+    // A WITH of its own would make the combined text mean something else.
+    if (Math.max(0, ...numbers) !== statement.parameters.length || /^\s*with\b/i.test(statement.sql)) {
+      throw new Error(`runTogether: cannot combine ${JSON.stringify(statement.sql.slice(0, 60))}`);
+    }
+    let text = pieces[0]!;
+    for (let i = 0; i < numbers.length; i++) text += `$${numbers[i]! + offset}${pieces[i + 1]}`;
+    for (const parameter of statement.parameters) parameters.push(parameter);
+    return text;
+  });
+  const last = texts.pop()!;
+  return CompiledQuery.raw(`with ${texts.map((text, i) => `s${i} as (${text})`).join(", ")} ${last}`, parameters);
 }
 
 /**

@@ -3,8 +3,9 @@
  * an invocation's write take that write's transaction as their last argument.
  */
 import type { TestOrLive } from "../ids.js";
-import { sql } from "kysely";
+import { CompiledQuery, sql } from "kysely";
 import type { Executor, Store } from "../store/database.js";
+import { preparedInsert, rowsPerInsert, type Statement } from "../store/prepared.js";
 import type { IdempotencyKeysTable } from "../store/schema.js";
 
 export type IdempotencyScope = { tenantId: string; env: TestOrLive; agentAppId: string; endUserId: string | null; key: string };
@@ -22,23 +23,67 @@ export type StoredClaim = Pick<IdempotencyRow, "request_fingerprint" | "status" 
 const storedKey = ({ endUserId, key }: Pick<IdempotencyScope, "endUserId" | "key">) =>
   endUserId === null && !key.startsWith("[") ? key : JSON.stringify([endUserId, key]);
 
-export function createIdempotencyQueries({ db }: Pick<Store, "db">) {
+const CLAIM_COLUMNS = [
+  "tenant_id",
+  "env",
+  "agent_app_id",
+  "key",
+  "request_fingerprint",
+  "status",
+  "invocation_id",
+  "response_status",
+  "response_sealed",
+  "created_at",
+  "expires_at",
+] as const satisfies readonly (keyof IdempotencyRow)[];
+
+export function createIdempotencyQueries(store: Pick<Store, "db" | "kind">) {
+  const { db } = store;
+  // Every call with a key claims it: compiled once per row count (store/prepared.ts).
+  const insertClaimRows = preparedInsert<IdempotencyRow>(store, CLAIM_COLUMNS, (executor, rows) =>
+    executor
+      .insertInto("idempotency_keys")
+      .values(rows)
+      .onConflict((oc) => oc.columns(["tenant_id", "env", "agent_app_id", "key"]).doNothing())
+      .returning("invocation_id"),
+  );
   const scoped = <T extends { where: (...args: any[]) => T }>(query: T, scope: IdempotencyScope): T =>
     query.where("tenant_id", "=", scope.tenantId).where("env", "=", scope.env).where("agent_app_id", "=", scope.agentAppId).where("key", "=", storedKey(scope));
+
+  const completeTemplates = new Map<number, string>();
+  /** The UPDATE for `count` keys, compiled once per count; six parameters a key, in `completeStatements`' order. */
+  function completeTemplate(count: number): string {
+    let text = completeTemplates.get(count);
+    if (text === undefined) {
+      const rows = Array.from({ length: count }, () => sql`(${null}, ${null}, ${null}, ${null}, ${null}, ${null})`);
+      // A VALUES list names its columns column1, column2, … on both SQLite and PostgreSQL.
+      text = sql`
+        update idempotency_keys
+        set status = 'completed', invocation_id = v.column5, response_status = cast(v.column6 as integer)
+        from (values ${sql.join(rows)}) as v
+        where idempotency_keys.tenant_id = v.column1 and idempotency_keys.env = v.column2
+          and idempotency_keys.agent_app_id = v.column3 and idempotency_keys."key" = v.column4`.compile(db).sql;
+      completeTemplates.set(count, text);
+    }
+    return text;
+  }
 
   return {
     /**
      * Inserts each claim unless its scope already holds one, or an earlier claim of the same call
-     * takes it, in one statement; answers the invocation ids of the claims that were inserted.
+     * takes it, committed at once; answers the invocation ids of the claims that were inserted.
      */
     async insertClaims(claims: readonly { scope: IdempotencyScope; row: ClaimRow }[]): Promise<Set<string>> {
-      const inserted = await db
-        .insertInto("idempotency_keys")
-        .values(claims.map(({ scope, row }) => ({ tenant_id: scope.tenantId, env: scope.env, agent_app_id: scope.agentAppId, key: storedKey(scope), ...row })))
-        .onConflict((oc) => oc.columns(["tenant_id", "env", "agent_app_id", "key"]).doNothing())
-        .returning("invocation_id")
-        .execute();
-      return new Set(inserted.map((claim) => claim.invocation_id));
+      const statements = insertClaimRows(claims.map(({ scope, row }) => ({ tenant_id: scope.tenantId, env: scope.env, agent_app_id: scope.agentAppId, key: storedKey(scope), ...row })));
+      const insert = async (executor: Executor) => {
+        const inserted = new Set<string>();
+        for (const statement of statements) {
+          for (const claim of (await executor.executeQuery(statement as CompiledQuery<{ invocation_id: string }>)).rows) inserted.add(claim.invocation_id);
+        }
+        return inserted;
+      };
+      // One statement commits on its own; the pieces of a larger batch commit together.
+      return statements.length === 1 ? insert(db) : db.transaction().execute(insert);
     },
 
     find: (scope: IdempotencyScope): Promise<StoredClaim | undefined> =>
@@ -52,17 +97,19 @@ export function createIdempotencyQueries({ db }: Pick<Store, "db">) {
     deleteInProgress: (scope: IdempotencyScope, executor: Executor = db) =>
       scoped(executor.deleteFrom("idempotency_keys"), scope).where("status", "=", "in_progress").execute(),
 
-    /** Points each key at its finished invocation, all in one statement (a group commit's worth). */
-    async markCompleted(completions: readonly Completion[], executor: Executor = db) {
-      if (completions.length === 0) return;
-      const rows = completions.map(({ scope, invocationId, responseStatus }) => sql`(${scope.tenantId}, ${scope.env}, ${scope.agentAppId}, ${storedKey(scope)}, ${invocationId}, ${responseStatus})`);
-      // A VALUES list names its columns column1, column2, … on both SQLite and PostgreSQL.
-      await sql`
-        update idempotency_keys
-        set status = 'completed', invocation_id = v.column5, response_status = cast(v.column6 as integer)
-        from (values ${sql.join(rows)}) as v
-        where idempotency_keys.tenant_id = v.column1 and idempotency_keys.env = v.column2
-          and idempotency_keys.agent_app_id = v.column3 and idempotency_keys."key" = v.column4`.execute(executor);
+    /** The UPDATEs that point each key at its finished invocation, many keys to a statement (none for no keys). */
+    completeStatements(completions: readonly Completion[]): Statement[] {
+      const statements: Statement[] = [];
+      for (let start = 0; start < completions.length; ) {
+        const count = rowsPerInsert(store.kind, completions.length - start);
+        const parameters: unknown[] = [];
+        for (const { scope, invocationId, responseStatus } of completions.slice(start, start + count)) {
+          parameters.push(scope.tenantId, scope.env, scope.agentAppId, storedKey(scope), invocationId, responseStatus);
+        }
+        statements.push(CompiledQuery.raw(completeTemplate(count), parameters));
+        start += count;
+      }
+      return statements;
     },
 
     markSending: (scope: IdempotencyScope, invocationId: string, executor: Executor = db) =>

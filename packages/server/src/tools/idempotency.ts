@@ -88,8 +88,8 @@ export function createIdempotency({ queries, clock }: IdempotencyDeps) {
       return { kind: "replay", invocationId: existing.invocation_id };
     },
 
-    /** Each key now points at a finished invocation whose stored outcome is replayed. */
-    complete: (executor: Executor, completions: readonly Completion[]) => queries.markCompleted(completions, executor),
+    /** The statements after which each key points at a finished invocation, whose stored outcome is replayed. */
+    completeStatements: (completions: readonly Completion[]) => queries.completeStatements(completions),
 
     /** Write-ahead: the request under this key is about to leave the broker. */
     markSending: (executor: Executor, scope: IdempotencyScope, invocationId: string) => queries.markSending(scope, invocationId, executor),

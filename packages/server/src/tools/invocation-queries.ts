@@ -3,7 +3,7 @@
  * to a lifecycle step's write take that write's transaction as their last argument.
  */
 import type { Executor, Store } from "../store/database.js";
-import { preparedInsert } from "../store/prepared.js";
+import { preparedInsert, type Statement } from "../store/prepared.js";
 import type { InvocationsTable, UsageEventsTable } from "../store/schema.js";
 import type { Invocation, InvocationStep } from "./invocation.js";
 
@@ -74,7 +74,8 @@ export function createInvocationQueries(store: Pick<Store, "db" | "kind">) {
     executor.insertInto("usage_events").values(rows).onConflict((oc) => oc.column("invocation_id").doNothing()),
   );
   return {
-    insertMany: (invocations: Invocation[], executor: Executor = db) => insertInvocations(executor, invocations.map(invocationToRow)),
+    /** The INSERTs of new invocations, for the caller to run in its transaction (store/prepared.ts, runTogether). */
+    insertStatements: (invocations: readonly Invocation[]): Statement[] => insertInvocations(invocations.map(invocationToRow)),
 
     async find(tenantId: string, id: string, executor: Executor = db): Promise<Invocation | undefined> {
       const row = await executor.selectFrom("invocations").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
@@ -117,7 +118,8 @@ export function createInvocationQueries(store: Pick<Store, "db" | "kind">) {
         .where("status", "=", "awaiting_approval")
         .execute(),
 
-    insertUsage: (rows: UsageEventsTable[], executor: Executor = db) => insertUsageRows(executor, rows),
+    /** The INSERTs of usage events (one per invocation at most), to run like `insertStatements`. */
+    usageStatements: (rows: readonly UsageEventsTable[]): Statement[] => insertUsageRows(rows),
   };
 }
 

@@ -7,6 +7,8 @@ import type { AuditEntry, AuditLog } from "../audit/audit-log.js";
 import type { Clock } from "../clock.js";
 import { uuidv7 } from "../ids.js";
 import type { Store, Tx } from "../store/database.js";
+import { runTogether } from "../store/prepared.js";
+import type { UsageEventsTable } from "../store/schema.js";
 import { batchesAtOnce, createWriteBatcher } from "../store/write-batcher.js";
 import type { Sealed, Vault } from "../vault/vault.js";
 import { actorOf, type ActingCaller } from "./caller.js";
@@ -24,8 +26,8 @@ type RecorderDeps = {
   store: Pick<Store, "db" | "kind">;
   queries: InvocationQueries;
   vault: Pick<Vault, "seal" | "open">;
-  audit: Pick<AuditLog, "appendManyIn">;
-  idempotency: Pick<Idempotency, "complete" | "markSending" | "release">;
+  audit: Pick<AuditLog, "appendManyIn" | "appendStatementsIn">;
+  idempotency: Pick<Idempotency, "completeStatements" | "markSending" | "release">;
   clock: Clock;
 };
 
@@ -90,10 +92,25 @@ function newInvocation(item: PendingWrite, now: string): Invocation {
   };
 }
 
+function usageOf(items: readonly PendingWrite[], now: string): UsageEventsTable[] {
+  return items
+    .filter(({ record }) => record.upstreamStatus !== null)
+    .map(({ record: { call } }) => ({
+      id: uuidv7(),
+      tenant_id: call.caller.tenantId,
+      env: call.caller.env,
+      agent_app_id: call.caller.agentAppId,
+      tool_name: call.toolName,
+      invocation_id: call.invocationId,
+      end_user_id: call.caller.endUserId,
+      period: now.slice(0, 7),
+      occurred_at: now,
+    }));
+}
+
 export function createInvocationRecorder({ store, queries, vault, audit, idempotency, clock }: RecorderDeps) {
-  async function writeRows(trx: Tx, items: PendingWrite[], now: string) {
-    const fresh = items.filter((item) => !item.record.call.existing).map((item) => newInvocation(item, now));
-    await queries.insertMany(fresh, trx);
+  /** Invocations that already have a row (approved or continued calls) move on, one UPDATE each. */
+  async function advanceExisting(trx: Tx, items: PendingWrite[], now: string) {
     for (const { record, sealedOutcome } of items.filter((item) => item.record.call.existing)) {
       await queries.advance(record.call.invocationId, {
         status: record.status,
@@ -107,7 +124,8 @@ export function createInvocationRecorder({ store, queries, vault, audit, idempot
     }
   }
 
-  async function settleKeys(trx: Tx, items: PendingWrite[]) {
+  /** Announces or releases keys (one statement each); answers the keys the batch completes. */
+  async function settleKeys(trx: Tx, items: PendingWrite[]): Promise<Completion[]> {
     const completions: Completion[] = [];
     for (const { record } of items) {
       const scope = record.call.idempotency;
@@ -116,33 +134,29 @@ export function createInvocationRecorder({ store, queries, vault, audit, idempot
       else if (record.idempotencyKey === "sending") await idempotency.markSending(trx, scope, record.call.invocationId);
       else if (record.idempotencyKey === "release") await idempotency.release(scope, trx);
     }
-    await idempotency.complete(trx, completions);
+    return completions;
   }
 
-  /** One transaction for a whole batch: multi-row inserts, one audit-chain lookup per tenant. */
+  /**
+   * One transaction for a whole batch: the new rows of every table in multi-row inserts, one
+   * audit-chain lookup per tenant. On PostgreSQL the chain locks are taken last, with the lookups,
+   * and the inserts go as one statement: a batch is BEGIN, the locks, the inserts and COMMIT, and
+   * the chains are held for the last two only.
+   */
   async function writeBatch(items: PendingWrite[]) {
     const now = clock.now().toISOString();
     await store.db.transaction().execute(async (trx) => {
       for (const item of items) await item.extra?.(trx);
-      await writeRows(trx, items, now);
-      const usage = items
-        .filter(({ record }) => record.upstreamStatus !== null)
-        .map(({ record: { call } }) => ({
-          id: uuidv7(),
-          tenant_id: call.caller.tenantId,
-          env: call.caller.env,
-          agent_app_id: call.caller.agentAppId,
-          tool_name: call.toolName,
-          invocation_id: call.invocationId,
-          end_user_id: call.caller.endUserId,
-          period: now.slice(0, 7),
-          occurred_at: now,
-        }));
-      await queries.insertUsage(usage, trx);
-      await settleKeys(trx, items);
-      // Last: on PostgreSQL it takes the tenant's chain lock, held until the commit, so a batch
-      // written beside this one (write-batcher.ts, concurrency) waits for the lock only.
-      await audit.appendManyIn(trx, items.filter((item) => isAudited(item.record)).map((item) => auditEntry(item.record)));
+      await advanceExisting(trx, items, now);
+      const completions = await settleKeys(trx, items);
+      const auditInserts = await audit.appendStatementsIn(trx, items.filter((item) => isAudited(item.record)).map((item) => auditEntry(item.record)));
+      const fresh = items.filter((item) => !item.record.call.existing).map((item) => newInvocation(item, now));
+      await runTogether(store, trx, [
+        ...queries.insertStatements(fresh),
+        ...queries.usageStatements(usageOf(items, now)),
+        ...idempotency.completeStatements(completions),
+        ...auditInserts,
+      ]);
     });
   }
 
@@ -180,7 +194,7 @@ export function createInvocationRecorder({ store, queries, vault, audit, idempot
         const call = callFromInvocation(invocation, originalCaller(invocation));
         const record: InvocationRecord = { call, status: "unknown", errorCode: error.code, upstreamStatus: null, latencyMs: null, outcome, idempotencyKey: "keep" };
         await audit.appendManyIn(trx, [auditEntry(record)]);
-        if (call.idempotency) await idempotency.complete(trx, [{ scope: call.idempotency, invocationId: invocation.id, responseStatus: outcome.status }]);
+        if (call.idempotency) await runTogether(store, trx, idempotency.completeStatements([{ scope: call.idempotency, invocationId: invocation.id, responseStatus: outcome.status }]));
       });
     },
 

@@ -8,6 +8,7 @@ import * as billing from "./0006-billing.js";
 import * as endUsers from "./0007-end-users.js";
 import * as oauthApps from "./0008-oauth-apps.js";
 import * as catalogue from "./0009-catalogue.js";
+import * as auditChainTails from "./0010-audit-chain-tails.js";
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   "0007-end-users": endUsers,
   "0008-oauth-apps": oauthApps,
   "0009-catalogue": catalogue,
+  "0010-audit-chain-tails": auditChainTails,
 };

@@ -12,7 +12,7 @@ import type { Clock } from "../clock.js";
 import { BrokerError } from "../errors.js";
 import type { Executor } from "../store/database.js";
 import { createWriteBatcher } from "../store/write-batcher.js";
-import type { ClaimRow, Completion, IdempotencyQueries, IdempotencyScope } from "./idempotency-queries.js";
+import type { Completion, IdempotencyQueries, IdempotencyScope } from "./idempotency-queries.js";
 
 export type { IdempotencyScope } from "./idempotency-queries.js";
 
@@ -28,18 +28,26 @@ export type IdempotencyClaim =
 type IdempotencyDeps = { queries: IdempotencyQueries; clock: Clock };
 
 /** A claim to insert, and whether the insert made it (set when its batch is written). */
-type PendingClaim = { scope: IdempotencyScope; row: ClaimRow; inserted?: boolean };
+type PendingClaim = { scope: IdempotencyScope; requestFingerprint: string; invocationId: string; inserted?: boolean };
 
 export function createIdempotency({ queries, clock }: IdempotencyDeps) {
   // Claims that arrive together are inserted by one statement (group commit): each caller still
-  // goes on only once its claim is committed, so a duplicate anywhere sees it.
+  // goes on only once its claim is committed, so a duplicate anywhere sees it. They share the
+  // batch's time: written together, they are made together.
   const claims = createWriteBatcher<PendingClaim>(async (batch) => {
-    const inserted = await queries.insertClaims(batch);
-    for (const claim of batch) claim.inserted = inserted.has(claim.row.invocation_id);
+    const now = clock.now();
+    const createdAt = now.toISOString();
+    const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString();
+    const rows = batch.map(({ scope, requestFingerprint, invocationId }) => ({
+      scope,
+      row: { request_fingerprint: requestFingerprint, status: "in_progress" as const, invocation_id: invocationId, response_status: null, response_sealed: null, created_at: createdAt, expires_at: expiresAt },
+    }));
+    const inserted = await queries.insertClaims(rows);
+    for (const claim of batch) claim.inserted = inserted.has(claim.invocationId);
   });
 
-  async function insertClaim(scope: IdempotencyScope, row: ClaimRow): Promise<boolean> {
-    const claim: PendingClaim = { scope, row };
+  async function insertClaim(scope: IdempotencyScope, requestFingerprint: string, invocationId: string): Promise<boolean> {
+    const claim: PendingClaim = { scope, requestFingerprint, invocationId };
     await claims.write(claim);
     return claim.inserted === true;
   }
@@ -54,18 +62,9 @@ export function createIdempotency({ queries, clock }: IdempotencyDeps) {
     close: () => claims.close(),
 
     async claim(scope: IdempotencyScope, requestFingerprint: string, invocationId: string): Promise<IdempotencyClaim> {
-      const now = clock.now();
-      const claimed = await insertClaim(scope, {
-        request_fingerprint: requestFingerprint,
-        status: "in_progress",
-        invocation_id: invocationId,
-        response_status: null,
-        response_sealed: null,
-        created_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
-      });
-      if (claimed) return { kind: "claimed" };
+      if (await insertClaim(scope, requestFingerprint, invocationId)) return { kind: "claimed" };
 
+      const now = clock.now();
       const existing = await queries.find(scope);
       if (!existing) return this.claim(scope, requestFingerprint, invocationId);
       if (existing.expires_at <= now.toISOString()) {

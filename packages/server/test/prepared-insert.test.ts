@@ -99,4 +99,6 @@ it("numbers each statement's placeholders after the ones before, leaving quoted 
   expect(combined.parameters).toEqual([1, 2, "b", 3, 4]);
   expect(() => asOneStatement([CompiledQuery.raw("select $1", [1]), CompiledQuery.raw("with t as (select 1) select * from t", [])])).toThrow(/cannot combine/);
   expect(() => asOneStatement([CompiledQuery.raw("select $1, $2", [1]), CompiledQuery.raw("select 1", [])])).toThrow(/cannot combine/);
+  expect(() => asOneStatement([CompiledQuery.raw("select E'\\'$1'", [1]), CompiledQuery.raw("select 1", [])])).toThrow(/cannot combine/);
+  expect(() => asOneStatement([CompiledQuery.raw("select $$ $1 $$, $1", [1]), CompiledQuery.raw("select 1", [])])).toThrow(/cannot combine/);
 });

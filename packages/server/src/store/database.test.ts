@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
+import SQLite from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { openStore, type Store } from "./database.js";
+import { openStore, sqliteFileIn, type Store } from "./database.js";
 
 describe("the SQLite connection's settings", () => {
   let dir: string;
@@ -21,5 +22,31 @@ describe("the SQLite connection's settings", () => {
     expect(await pragma("foreign_keys")).toBe(1);
     expect(await pragma("synchronous")).toBe(1);
     expect(await pragma("cache_size")).toBe(-2000);
+  });
+
+  it("takes the write lock when a transaction begins, so one that reads first still commits beside another writer", async () => {
+    dir = mkdtempSync(join(tmpdir(), "broker-sqlite-settings-"));
+    store = openStore({ dataDir: dir });
+    await sql`create table notes (n integer)`.execute(store.db);
+    // Another process on the same file (a CLI command, say): it gives up at once instead of waiting.
+    const other = new SQLite(sqliteFileIn(dir), { timeout: 0 });
+    let otherWrite: unknown;
+    try {
+      await store.db.transaction().execute(async (trx) => {
+        await sql`select count(*) from notes`.execute(trx);
+        try {
+          other.prepare("insert into notes (n) values (2)").run();
+          otherWrite = "written";
+        } catch (error) {
+          otherWrite = (error as { code?: string }).code;
+        }
+        await sql`insert into notes (n) values (1)`.execute(trx);
+      });
+    } finally {
+      other.close();
+    }
+    // Had the transaction begun deferred, the other write would have gone in and this one failed (SQLITE_BUSY_SNAPSHOT).
+    expect(otherWrite).toBe("SQLITE_BUSY");
+    expect((await sql<{ n: number }>`select n from notes`.execute(store.db)).rows).toEqual([{ n: 1 }]);
   });
 });

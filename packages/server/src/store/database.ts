@@ -125,6 +125,11 @@ function withStatementCache(database: SQLite.Database, fileCheck?: () => void): 
   return {
     close: () => database.close(),
     prepare(sql: string) {
+      // A transaction that reads before it writes would otherwise hold a snapshot without the
+      // write lock: if another process (a CLI command) wrote meanwhile, its first write would fail
+      // at once with SQLITE_BUSY_SNAPSHOT, past the busy timeout. Taking the lock at BEGIN makes
+      // such a writer wait instead. The broker's one connection runs one transaction at a time anyway.
+      if (sql === "begin") sql = "begin immediate";
       if (/^rollback\b/i.test(sql)) {
         // SQLite rolls a transaction back by itself on some errors (SQLITE_FULL, SQLITE_IOERR, …);
         // Kysely's rollback would then fail and hide that error behind "no transaction is active".

@@ -109,8 +109,9 @@ export function asOneStatement(statements: readonly Statement[]): Statement {
   const texts = statements.map((statement) => {
     const offset = parameters.length;
     const { pieces, numbers } = placeholders(statement.sql);
-    // A WITH of its own would make the combined text mean something else.
-    if (Math.max(0, ...numbers) !== statement.parameters.length || /^\s*with\b/i.test(statement.sql)) {
+    // A WITH of its own would make the combined text mean something else, and the scan knows
+    // plain quoted literals only (not E'…' escapes or $$…$$ bodies): such texts are refused.
+    if (Math.max(0, ...numbers) !== statement.parameters.length || /^\s*with\b|\$\$|\bE'/i.test(statement.sql)) {
       throw new Error(`runTogether: cannot combine ${JSON.stringify(statement.sql.slice(0, 60))}`);
     }
     let text = pieces[0]!;

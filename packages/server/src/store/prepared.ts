@@ -28,7 +28,8 @@ export function rowsPerInsert(kind: StoreKind, remaining: number): number {
 export type Statement = CompiledQuery<unknown>;
 
 /**
- * A multi-row INSERT of `columns`, compiled once per row count by `build` from placeholder rows:
+ * A multi-row INSERT of `columns` (or any statement over rows, such as an UPDATE from a VALUES
+ * list), compiled once per row count by `build` from placeholder rows:
  * answers the statements that write `rows` (their values in column order, undefined written as
  * null), in pieces of `rowsPerInsert` rows. No rows, no statement.
  */
@@ -80,22 +81,29 @@ export async function runTogether({ kind }: Pick<Store, "kind">, executor: Execu
   }
 }
 
-/** A statement's text cut at its `$n` placeholders (quoted literals passed over: a `$1` inside one is text). */
-type Placeholders = { pieces: string[]; numbers: number[] };
+/**
+ * A statement's text cut at its `$n` placeholders (quoted literals passed over: a `$1` inside one
+ * is text), with the highest number, and whether it may go inside a combined statement: a WITH of
+ * its own would change what the combined text means, and the scan knows plain quoted literals
+ * only (not E'…' escapes or $$…$$ bodies).
+ */
+type Placeholders = { pieces: string[]; numbers: number[]; highest: number; combinable: boolean };
 const placeholdersOf = new Map<string, Placeholders>();
 
 function placeholders(text: string): Placeholders {
   let found = placeholdersOf.get(text);
   if (found === undefined) {
-    found = { pieces: [], numbers: [] };
+    const pieces: string[] = [];
+    const numbers: number[] = [];
     let last = 0;
     for (const match of text.matchAll(/'(?:[^']|'')*'|\$(\d+)/g)) {
       if (match[1] === undefined) continue;
-      found.pieces.push(text.slice(last, match.index));
-      found.numbers.push(Number(match[1]));
+      pieces.push(text.slice(last, match.index));
+      numbers.push(Number(match[1]));
       last = match.index + match[0].length;
     }
-    found.pieces.push(text.slice(last));
+    pieces.push(text.slice(last));
+    found = { pieces, numbers, highest: Math.max(0, ...numbers), combinable: !/^\s*with\b|\$\$|\bE'/i.test(text) };
     // The texts are the prepared statements' (a bounded set), compiled queries' otherwise: keep a bounded cache.
     if (placeholdersOf.size >= 1_000) placeholdersOf.clear();
     placeholdersOf.set(text, found);
@@ -108,10 +116,8 @@ export function asOneStatement(statements: readonly Statement[]): Statement {
   const parameters: unknown[] = [];
   const texts = statements.map((statement) => {
     const offset = parameters.length;
-    const { pieces, numbers } = placeholders(statement.sql);
-    // A WITH of its own would make the combined text mean something else, and the scan knows
-    // plain quoted literals only (not E'…' escapes or $$…$$ bodies): such texts are refused.
-    if (Math.max(0, ...numbers) !== statement.parameters.length || /^\s*with\b|\$\$|\bE'/i.test(statement.sql)) {
+    const { pieces, numbers, highest, combinable } = placeholders(statement.sql);
+    if (!combinable || highest !== statement.parameters.length) {
       throw new Error(`runTogether: cannot combine ${JSON.stringify(statement.sql.slice(0, 60))}`);
     }
     let text = pieces[0]!;

@@ -3,9 +3,9 @@
  * an invocation's write take that write's transaction as their last argument.
  */
 import type { TestOrLive } from "../ids.js";
-import { CompiledQuery, sql } from "kysely";
+import { sql, type CompiledQuery } from "kysely";
 import type { Executor, Store } from "../store/database.js";
-import { preparedInsert, rowsPerInsert, type Statement } from "../store/prepared.js";
+import { preparedInsert, type Statement } from "../store/prepared.js";
 import type { IdempotencyKeysTable } from "../store/schema.js";
 
 export type IdempotencyScope = { tenantId: string; env: TestOrLive; agentAppId: string; endUserId: string | null; key: string };
@@ -37,6 +37,9 @@ const CLAIM_COLUMNS = [
   "expires_at",
 ] as const satisfies readonly (keyof IdempotencyRow)[];
 
+type CompletionRow = Pick<IdempotencyRow, "tenant_id" | "env" | "agent_app_id" | "key" | "invocation_id"> & { response_status: number };
+const COMPLETION_COLUMNS = ["tenant_id", "env", "agent_app_id", "key", "invocation_id", "response_status"] as const satisfies readonly (keyof CompletionRow)[];
+
 export function createIdempotencyQueries(store: Pick<Store, "db" | "kind">) {
   const { db } = store;
   // Every call with a key claims it: compiled once per row count (store/prepared.ts).
@@ -50,23 +53,19 @@ export function createIdempotencyQueries(store: Pick<Store, "db" | "kind">) {
   const scoped = <T extends { where: (...args: any[]) => T }>(query: T, scope: IdempotencyScope): T =>
     query.where("tenant_id", "=", scope.tenantId).where("env", "=", scope.env).where("agent_app_id", "=", scope.agentAppId).where("key", "=", storedKey(scope));
 
-  const completeTemplates = new Map<number, string>();
-  /** The UPDATE for `count` keys, compiled once per count; six parameters a key, in `completeStatements`' order. */
-  function completeTemplate(count: number): string {
-    let text = completeTemplates.get(count);
-    if (text === undefined) {
-      const rows = Array.from({ length: count }, () => sql`(${null}, ${null}, ${null}, ${null}, ${null}, ${null})`);
+  // A batch's completions: one UPDATE from a VALUES list, compiled once per row count like an insert.
+  const completeRows = preparedInsert<CompletionRow>(store, COMPLETION_COLUMNS, (executor, rows) => ({
+    compile: () => {
+      const values = rows.map((row) => sql`(${row.tenant_id}, ${row.env}, ${row.agent_app_id}, ${row.key}, ${row.invocation_id}, ${row.response_status})`);
       // A VALUES list names its columns column1, column2, … on both SQLite and PostgreSQL.
-      text = sql`
+      return sql`
         update idempotency_keys
         set status = 'completed', invocation_id = v.column5, response_status = cast(v.column6 as integer)
-        from (values ${sql.join(rows)}) as v
+        from (values ${sql.join(values)}) as v
         where idempotency_keys.tenant_id = v.column1 and idempotency_keys.env = v.column2
-          and idempotency_keys.agent_app_id = v.column3 and idempotency_keys."key" = v.column4`.compile(db).sql;
-      completeTemplates.set(count, text);
-    }
-    return text;
-  }
+          and idempotency_keys.agent_app_id = v.column3 and idempotency_keys."key" = v.column4`.compile(executor);
+    },
+  }));
 
   return {
     /**
@@ -98,19 +97,17 @@ export function createIdempotencyQueries(store: Pick<Store, "db" | "kind">) {
       scoped(executor.deleteFrom("idempotency_keys"), scope).where("status", "=", "in_progress").execute(),
 
     /** The UPDATEs that point each key at its finished invocation, many keys to a statement (none for no keys). */
-    completeStatements(completions: readonly Completion[]): Statement[] {
-      const statements: Statement[] = [];
-      for (let start = 0; start < completions.length; ) {
-        const count = rowsPerInsert(store.kind, completions.length - start);
-        const parameters: unknown[] = [];
-        for (const { scope, invocationId, responseStatus } of completions.slice(start, start + count)) {
-          parameters.push(scope.tenantId, scope.env, scope.agentAppId, storedKey(scope), invocationId, responseStatus);
-        }
-        statements.push(CompiledQuery.raw(completeTemplate(count), parameters));
-        start += count;
-      }
-      return statements;
-    },
+    completeStatements: (completions: readonly Completion[]): Statement[] =>
+      completeRows(
+        completions.map(({ scope, invocationId, responseStatus }) => ({
+          tenant_id: scope.tenantId,
+          env: scope.env,
+          agent_app_id: scope.agentAppId,
+          key: storedKey(scope),
+          invocation_id: invocationId,
+          response_status: responseStatus,
+        })),
+      ),
 
     markSending: (scope: IdempotencyScope, invocationId: string, executor: Executor = db) =>
       scoped(executor.updateTable("idempotency_keys").set({ status: "sending", invocation_id: invocationId }), scope).execute(),

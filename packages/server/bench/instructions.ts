@@ -7,10 +7,11 @@
  *
  * Needs valgrind (Debian: `apt-get install -y valgrind`); runs the production build (`npm run build`).
  * Flags: --calls N (counted calls, default 2000), --warmup N (calls before counting, default 5000),
- * --concurrency C (default 16), --idempotency-key (each call with a key of its own). SQLite only.
+ * --concurrency C (default 16), --idempotency-key (each call with a key of its own), --keep DIR (copy
+ * callgrind's files there, for `callgrind_annotate`). SQLite only.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,7 +22,7 @@ import { startProcess } from "./processes.js";
 import { benchBrokerEnvironment, seedFixture } from "./seed.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const { values: flags } = parseArgs({ options: { calls: { type: "string" }, warmup: { type: "string" }, concurrency: { type: "string" }, "idempotency-key": { type: "boolean" } } });
+const { values: flags } = parseArgs({ options: { calls: { type: "string" }, warmup: { type: "string" }, concurrency: { type: "string" }, "idempotency-key": { type: "boolean" }, keep: { type: "string" } } });
 const calls = Number(flags.calls ?? 2_000);
 const warmupCalls = Number(flags.warmup ?? 5_000);
 const concurrency = Number(flags.concurrency ?? 16);
@@ -94,6 +95,7 @@ try {
     broker.child.kill("SIGTERM");
   });
   const [requestThread = 0, ...others] = countsPerThread(outFile);
+  if (flags.keep) for (const name of readdirSync(dataDir).filter((file) => file.startsWith("callgrind.out"))) cpSync(join(dataDir, name), join(flags.keep, name));
   const all = others.reduce((sum, count) => sum + count, requestThread);
   process.stdout.write(
     `sqlite c=${concurrency} ${scenario}: ${Math.round(requestThread / calls)} instructions per call on the request thread, ` +

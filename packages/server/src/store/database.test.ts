@@ -49,4 +49,17 @@ describe("the SQLite connection's settings", () => {
     expect(otherWrite).toBe("SQLITE_BUSY");
     expect((await sql<{ n: number }>`select n from notes`.execute(store.db)).rows).toEqual([{ n: 1 }]);
   });
+
+  it("binds parameters as arguments, and as one array past two thousand, with the same rows either way", async () => {
+    dir = mkdtempSync(join(tmpdir(), "broker-sqlite-settings-"));
+    store = openStore({ dataDir: dir });
+    await sql`create table notes (n integer, label text, body blob)`.execute(store.db);
+    const rows = Array.from({ length: 900 }, (_, n) => ({ n, label: n % 2 ? `odd ${n}` : null, body: Buffer.from([n % 256]) }));
+    await store.db.insertInto("notes" as never).values(rows as never).execute();
+    for (const count of [1, 10, 2_000, 2_001, 30_000]) {
+      const wanted = Array.from({ length: count }, (_, i) => i * 3);
+      const found = await sql<{ n: number; label: string | null; body: Buffer }>`select n, label, body from notes where n in (${sql.join(wanted)}) order by n`.execute(store.db);
+      expect(found.rows).toEqual(rows.filter(({ n }) => n % 3 === 0 && n < count * 3));
+    }
+  });
 });

@@ -1,14 +1,14 @@
 /**
  * The framework floor: what a broker built on the same stack costs before it does any broker
  * work. A Fastify app with the broker's logger settings (one JSON line per request at info, the
- * same redaction), a JSON body validated against a schema, one upstream call on an undici pool,
+ * same censoring), a JSON body validated against a schema, one upstream call on an undici pool,
  * the upstream's JSON parsed and answered inside an envelope. No authentication, policy, vault,
  * database, audit or scrubbing: the distance from here to the broker is the broker's own work.
  */
 import { randomUUID } from "node:crypto";
 import Fastify from "fastify";
 import { Pool } from "undici";
-import { OneLinePerRequest, REQUEST_LOG_OPTIONS } from "../src/http/request-log.js";
+import { censorChildBindings, OneLinePerRequest, REQUEST_LOG_OPTIONS } from "../src/http/request-log.js";
 
 const upstream = new Pool(process.env.UPSTREAM_URL!, { connections: 128, keepAliveTimeout: 60_000, pipelining: 1 });
 const accessToken = process.env.UPSTREAM_ACCESS_TOKEN!;
@@ -18,6 +18,7 @@ const app = Fastify({
   logger: { level: "info", ...REQUEST_LOG_OPTIONS },
   logController: new OneLinePerRequest(),
 });
+censorChildBindings(app.log);
 
 const body = {
   type: "object",

@@ -22,7 +22,7 @@ import type { App } from "./http/app-type.js";
 import { registerCredentials } from "./http/credentials.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerJsonBody } from "./http/json-body.js";
-import { OneLinePerRequest, REQUEST_LOG_OPTIONS } from "./http/request-log.js";
+import { censorChildBindings, OneLinePerRequest, REQUEST_LOG_OPTIONS } from "./http/request-log.js";
 import { answerClientError, answerRouterError, MAX_PARAM_LENGTH } from "./http/router-errors.js";
 import { registerStorableTextCheck } from "./http/storable-text.js";
 import { createValidatorCompiler } from "./http/validation.js";
@@ -204,6 +204,7 @@ export async function buildApp(services: Services, options: { logStream?: Destin
     frameworkErrors: answerRouterError,
     clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  censorChildBindings(app.log);
   app.setValidatorCompiler(createValidatorCompiler());
 
   registerJsonBody(app);

@@ -24,8 +24,12 @@ export function scrub(value: unknown, secrets: readonly string[], depth = 0): un
   if (value === null || typeof value !== "object") return value;
   if (depth > 64) return REDACTED;
   if (Array.isArray(value)) return value.map((item) => scrub(item, secrets, depth + 1));
+  const fields = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+  // for…in rather than Object.entries: no [key, value] array per field of every result.
+  for (const key in fields) {
+    if (!Object.hasOwn(fields, key)) continue;
+    const child = fields[key];
     out[key] = isCredentialKey(key) && child !== null && child !== undefined && typeof child !== "boolean" ? REDACTED : scrub(child, secrets, depth + 1);
   }
   return out;

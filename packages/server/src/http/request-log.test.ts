@@ -23,15 +23,17 @@ describe("the request log's censoring", () => {
     const tokens = { access_token: "access-secret", refresh_token: "refresh-secret", scope: "repo" };
     logger.info({ headers, tokens, access_token: "top-secret", attempt: 2 }, "refreshing");
     logger.info({ req: { id: "r1", method: "GET", url: "/cb?code=oauth-code", headers: { authorization: "Bearer req-secret" } } }, "plain req");
+    logger.info({ headers: { Authorization: "Bearer capital-secret" } }, "as a client wrote it");
     logger.child({ upstream: { access_token: "child-secret" } }).info("from a child");
     logger.child({ component: "worker" }).child({ refresh_token: "grandchild-secret" }).info("from a grandchild");
     logger.info({ err: Object.assign(new Error("refused"), { refresh_token: "error-secret" }) }, "failed");
     const text = lines.map((line) => JSON.stringify(line)).join("\n");
-    for (const secret of ["header-secret", "access-secret", "refresh-secret", "top-secret", "req-secret", "oauth-code", "child-secret", "grandchild-secret", "error-secret"]) expect(text).not.toContain(secret);
+    for (const secret of ["header-secret", "access-secret", "refresh-secret", "top-secret", "req-secret", "oauth-code", "capital-secret", "child-secret", "grandchild-secret", "error-secret"]) expect(text).not.toContain(secret);
     expect(lines[0]).toMatchObject({ headers: { authorization: CENSOR, accept: "application/json" }, tokens: { access_token: CENSOR, refresh_token: CENSOR, scope: "repo" }, access_token: CENSOR, attempt: 2 });
     expect(lines[1]).toMatchObject({ req: { id: "r1", method: "GET", path: "/cb" } });
-    expect(lines[2]).toMatchObject({ upstream: { access_token: CENSOR }, msg: "from a child" });
-    expect(lines[3]).toMatchObject({ component: "worker", refresh_token: CENSOR, msg: "from a grandchild" });
+    expect(lines[2]).toMatchObject({ headers: { Authorization: CENSOR } });
+    expect(lines[3]).toMatchObject({ upstream: { access_token: CENSOR }, msg: "from a child" });
+    expect(lines[4]).toMatchObject({ component: "worker", refresh_token: CENSOR, msg: "from a grandchild" });
     // What was logged is not changed for the code that logged it.
     expect(headers.authorization).toBe("Bearer header-secret");
     expect(tokens.access_token).toBe("access-secret");

@@ -28,7 +28,7 @@ export class OneLinePerRequest extends LogController {
 
 export const CENSOR = "[redacted]";
 const TOKEN_FIELDS = ["access_token", "refresh_token"] as const;
-const HEADER_FIELDS = ["authorization"] as const;
+const HEADER_FIELDS = ["authorization", "Authorization"] as const;
 
 const isPlainObject = (value: object) => {
   const prototype = Object.getPrototypeOf(value) as unknown;
@@ -59,8 +59,9 @@ function censorLogValue(key: string, value: unknown): unknown {
 }
 
 /**
- * What no log line shows, whatever is logged: the `authorization` of `headers` (at the top or
- * under a plain `req`), and an `access_token` or `refresh_token` at the top or in any object there.
+ * What no log line shows, whatever is logged: the `authorization` (or `Authorization`) of
+ * `headers`, at the top or under a plain `req`, and an `access_token` or `refresh_token` at the top
+ * or in any object there.
  * Pino's own `redact` option clones every value of every line, and of every child logger's
  * bindings, to look (a third of the request line's cost); this copies only what it censors.
  */

@@ -35,13 +35,22 @@ const isPlainObject = (value: object) => {
   return prototype === Object.prototype || prototype === null;
 };
 
-/** `value` with each of `fields` it has censored, in a copy; `value` itself when it has none. */
+/**
+ * `value` with each of `fields` it has censored, in a copy; `value` itself when it has none. An
+ * error or other class instance keeps its prototype and every own field in the copy, so that it
+ * is still written as one (an error's type, message and stack).
+ */
 function censorFields(value: object, fields: readonly string[]): object {
-  let copy: Record<string, unknown> | undefined;
-  for (const field of fields) {
-    if (Object.hasOwn(value, field) && (value as Record<string, unknown>)[field] !== undefined) (copy ??= { ...value })[field] = CENSOR;
+  const found = fields.filter((field) => Object.hasOwn(value, field) && (value as Record<string, unknown>)[field] !== undefined);
+  if (found.length === 0) return value;
+  if (isPlainObject(value)) {
+    const copy: Record<string, unknown> = { ...value };
+    for (const field of found) copy[field] = CENSOR;
+    return copy;
   }
-  return copy ?? value;
+  const descriptors = Object.getOwnPropertyDescriptors(value);
+  for (const field of found) descriptors[field] = { value: CENSOR, enumerable: true, writable: true, configurable: true };
+  return Object.create(Object.getPrototypeOf(value) as object | null, descriptors) as object;
 }
 
 function censorLogValue(key: string, value: unknown): unknown {
@@ -83,16 +92,25 @@ export const REQUEST_LOG_OPTIONS = {
   serializers: { req: requestLogSerializer },
 };
 
-type ChildLogger = { child(bindings: Record<string, unknown>, options?: object): unknown };
+type BindingLogger = {
+  child(bindings: Record<string, unknown>, options?: object): unknown;
+  /** Pino's; Fastify's logger type does not declare it. */
+  setBindings?(bindings: Record<string, unknown>): void;
+};
 
 /**
  * A child logger's bindings are censored like a line. Pino applies a `bindings` formatter to the
  * root logger only (and rebuilds its formatters for every child when one is set), so the root's
- * `child` does it; children are made from their parent, so they inherit it.
+ * `child` and `setBindings` do it; children are made from their parent, so they inherit both.
  */
-export function censorChildBindings(root: ChildLogger) {
-  const child = root.child;
-  root.child = function censoredChild(this: ChildLogger, bindings, options) {
+export function censorChildBindings(root: BindingLogger) {
+  const { child, setBindings } = root;
+  root.child = function censoredChild(this: BindingLogger, bindings, options) {
     return child.call(this, censorLogObject(bindings), options);
   };
+  if (setBindings) {
+    root.setBindings = function censoredBindings(this: BindingLogger, bindings) {
+      setBindings.call(this, censorLogObject(bindings));
+    };
+  }
 }

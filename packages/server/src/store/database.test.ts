@@ -61,5 +61,11 @@ describe("the SQLite connection's settings", () => {
       const found = await sql<{ n: number; label: string | null; body: Buffer }>`select n, label, body from notes where n in (${sql.join(wanted)}) order by n`.execute(store.db);
       expect(found.rows).toEqual(rows.filter(({ n }) => n % 3 === 0 && n < count * 3));
     }
+    // A value SQLite cannot store is refused, as it was inside the array; spread, an array would
+    // have been taken for several values and an object for named parameters.
+    for (const label of [["a"], ["a", "b"], { a: 1 }]) {
+      await expect(store.db.insertInto("notes" as never).values({ n: 1, label, body: null } as never).execute()).rejects.toThrow(TypeError);
+    }
+    await expect(store.db.insertInto("notes" as never).values({ n: 1, label: ["a", "b"], body: { a: 1 } } as never).execute()).rejects.toThrow(TypeError);
   });
 });

@@ -153,12 +153,23 @@ function withStatementCache(database: SQLite.Database, fileCheck?: () => void): 
 const MOST_SPREAD_PARAMETERS = 2_000;
 
 /**
+ * Whether parameters mean the same spread as arguments: better-sqlite3 reads an array argument as
+ * several values and a plain object as named parameters, where inside the array either is refused.
+ */
+function spreadable(parameters: ReadonlyArray<unknown>): boolean {
+  if (parameters.length > MOST_SPREAD_PARAMETERS) return false;
+  for (const parameter of parameters) {
+    if (typeof parameter === "object" && parameter !== null && !ArrayBuffer.isView(parameter)) return false;
+  }
+  return true;
+}
+
+/**
  * better-sqlite3 reads an array of parameters element by element through V8's general property
  * lookup, about 400 instructions each (callgrind); given as arguments they are read for nothing.
  * The group commit binds some fifty parameters per call.
  */
 function bindingArguments(statement: SQLite.Statement): SqliteStatement {
-  const spreadable = (parameters: ReadonlyArray<unknown>) => parameters.length <= MOST_SPREAD_PARAMETERS;
   return {
     reader: statement.reader,
     all: (parameters) => (spreadable(parameters) ? statement.all(...parameters) : statement.all(parameters)),

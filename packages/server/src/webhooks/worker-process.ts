@@ -2,12 +2,15 @@
 import { pino } from "pino";
 import { createServices } from "../app.js";
 import type { Config } from "../config.js";
+import { censorChildBindings, censorLogObject } from "../http/request-log.js";
 import { openRuntime } from "../runtime.js";
 
 export async function runWorkerProcess(config: Config): Promise<void> {
   const runtime = await openRuntime(config);
   const services = await createServices(runtime);
-  const log = pino({ level: config.logLevel, base: { component: "webhook-delivery" } });
+  // Censored like `serve`'s log: what a failed delivery logs passes through the same rules.
+  const log = pino({ level: config.logLevel, base: { component: "webhook-delivery" }, formatters: { log: censorLogObject } });
+  censorChildBindings(log);
   services.webhooks.worker.start(log);
   log.info({ store: runtime.store.kind, timeout_ms: config.webhookTimeoutMs }, "webhook delivery worker started");
 

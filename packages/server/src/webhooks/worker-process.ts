@@ -2,14 +2,14 @@
 import { pino } from "pino";
 import { createServices } from "../app.js";
 import type { Config } from "../config.js";
-import { censorChildBindings, censorLogObject } from "../http/request-log.js";
+import { censorChildBindings, REQUEST_LOG_OPTIONS } from "../http/request-log.js";
 import { openRuntime } from "../runtime.js";
 
 export async function runWorkerProcess(config: Config): Promise<void> {
   const runtime = await openRuntime(config);
   const services = await createServices(runtime);
-  // Censored like `serve`'s log: what a failed delivery logs passes through the same rules.
-  const log = pino({ level: config.logLevel, base: { component: "webhook-delivery" }, formatters: { log: censorLogObject } });
+  // `serve`'s log options: what a failed delivery logs is censored by the same rules.
+  const log = pino({ level: config.logLevel, base: { component: "webhook-delivery" }, ...REQUEST_LOG_OPTIONS });
   censorChildBindings(log);
   services.webhooks.worker.start(log);
   log.info({ store: runtime.store.kind, timeout_ms: config.webhookTimeoutMs }, "webhook delivery worker started");

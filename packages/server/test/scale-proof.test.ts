@@ -153,7 +153,10 @@ const TOKEN_TTL_SECONDS = 62;
       // Every 200 is recorded: its invocation, its audit event and its usage row.
       expect(await count("select count(*) from invocations where id = any($1) and status = 'succeeded'")).toBe(all.length);
       expect(await count("select count(distinct target_id) from audit_events where target_id = any($1) and action = 'tool.executed'")).toBe(all.length);
-      expect(await count("select count(distinct invocation_id) from usage_events where invocation_id = any($1)")).toBe(all.length);
+      // Metered exactly once each: on its invocation row, or by a usage event (a call whose answer came in a later step).
+      const metered = "select id from invocations where id = any($1) and metered_period is not null union all select invocation_id from usage_events where invocation_id = any($1)";
+      expect(await count(`select count(*) from (${metered}) m`)).toBe(all.length);
+      expect(await count(`select count(distinct id) from (${metered}) m`)).toBe(all.length);
 
       // No idempotency key created two issues. (The fake's own log also counts POSTs it refused
       // with 401 — a token another instance had just rotated — so the issues are read back.)

@@ -1,6 +1,6 @@
 /**
- * Billing periods are calendar months in UTC, named `YYYY-MM` (the same key `usage_events.period`
- * carries). Pure functions; no clock of their own.
+ * Billing periods are calendar months in UTC, named `YYYY-MM` (the key `usage_events.period` and
+ * `invocations.metered_period` carry). Pure functions; no clock of their own.
  */
 import { BrokerError } from "../errors.js";
 

@@ -1,33 +1,31 @@
-/** Every query of the metering domain: usage counts and which usage events were reported. Bound to the store; a transaction may be passed last. */
+/** Every query of the metering domain: usage counts and which executions were reported. Bound to the store; a transaction may be passed last. */
 import type { Executor, Store } from "../store/database.js";
-import type { UsageEventsTable } from "../store/schema.js";
+import { meteredExecutions, type MeteredExecution } from "../usage/metered-executions.js";
 
 export type UsageByEnv = { test: number; live: number };
-export type PendingUsage = Pick<UsageEventsTable, "id" | "tenant_id" | "env" | "period" | "occurred_at">;
+/** An execution to report: `id` is the idempotency key the processor counts it by. */
+export type PendingUsage = Pick<MeteredExecution, "id" | "tenant_id" | "env" | "period" | "occurred_at">;
 
 export function createMeteringQueries({ db: storeDb }: Pick<Store, "db">) {
   return {
-    /** Executions of a tenant's period, per env: one `usage_events` row per invocation. */
+    /** Executions of a tenant's period, per env (usage/metered-executions.ts). */
     async usageByEnv(tenantId: string, period: string, db: Executor = storeDb): Promise<UsageByEnv> {
       const rows = await db
-        .selectFrom("usage_events")
-        .select(["env", (eb) => eb.fn.countAll<number>().as("n")])
-        .where("tenant_id", "=", tenantId)
-        .where("period", "=", period)
-        .groupBy("env")
+        .selectFrom(meteredExecutions(db, { tenantId, fromPeriod: period, toPeriod: period }).as("u"))
+        .select(["u.env", (eb) => eb.fn.countAll<number>().as("n")])
+        .groupBy("u.env")
         .execute();
       const usage = { test: 0, live: 0 };
       for (const row of rows) if (row.env === "test" || row.env === "live") usage[row.env] = Number(row.n);
       return usage;
     },
 
-    /** Usage events not yet reported to the processor, oldest first. */
+    /** Executions not yet reported to the processor, oldest first. */
     async pendingUsage(tenantId: string, limit: number, db: Executor = storeDb): Promise<PendingUsage[]> {
       return db
-        .selectFrom("usage_events as u")
+        .selectFrom(meteredExecutions(db, { tenantId }).as("u"))
         .leftJoin("metering_reports as r", "r.usage_event_id", "u.id")
         .select(["u.id", "u.tenant_id", "u.env", "u.period", "u.occurred_at"])
-        .where("u.tenant_id", "=", tenantId)
         .where("r.usage_event_id", "is", null)
         .orderBy("u.occurred_at")
         .orderBy("u.id")

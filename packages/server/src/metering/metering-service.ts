@@ -1,10 +1,11 @@
 /**
- * Metering: reads executions from `usage_events` (the source of truth, one row per invocation
- * that reached the upstream, written by the execute pipeline) and reports them to the
- * processor behind `MeteringReporter`.
+ * Metering: reads executions (the source of truth: one per invocation that reached the upstream,
+ * written by the execute pipeline on the invocation row or as a usage event, see
+ * usage/metered-executions.ts) and reports them to the processor behind `MeteringReporter`.
  *
  * When usage is reported: not on the execute hot path. `sync` reports a tenant's unreported
- * usage events, in batches, with idempotency key = usage event id. Billing runs it before
+ * executions, in batches, with idempotency key = the usage event's id, or the invocation's for a
+ * call metered on its row. Billing runs it before
  * answering status, invoice preview and finalize; a worker may also run it on a timer. A report
  * is recorded in `metering_reports` after the processor accepted it, so a crash in between
  * re-reports the same keys, which the processor counts once.

@@ -222,6 +222,7 @@ export interface BillingPeriodsTable {
 
 /** Which usage events the broker has reported to the payment processor (test ledger or real). */
 export interface MeteringReportsTable {
+  /** A `usage_events` id, or the id of an invocation metered on its own row. */
   usage_event_id: string;
   tenant_id: string;
   period: string;
@@ -336,6 +337,12 @@ export interface InvocationsTable {
   created_at: string;
   completed_at: string | null;
   end_user_id: string | null;
+  /**
+   * The billing period (`YYYY-MM`) of a call metered on its own row: one that reached the provider
+   * when it was first recorded. Such a call has no `usage_events` row; every other metered call
+   * (one whose answer came in a later step, or recorded before migration 0011) has one instead.
+   */
+  metered_period: string | null;
 }
 
 export interface IdempotencyKeysTable {

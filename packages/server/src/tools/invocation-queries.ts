@@ -32,6 +32,7 @@ function invocationFromRow(row: InvocationsTable): Invocation {
     createdAt: row.created_at,
     completedAt: row.completed_at,
     endUserId: row.end_user_id,
+    meteredPeriod: row.metered_period,
   };
 }
 
@@ -60,6 +61,7 @@ function invocationToRow(invocation: Invocation): InvocationsTable {
     created_at: invocation.createdAt,
     completed_at: invocation.completedAt,
     end_user_id: invocation.endUserId,
+    metered_period: invocation.meteredPeriod,
   };
 }
 
@@ -70,6 +72,8 @@ export function createInvocationQueries(store: Pick<Store, "db" | "kind">) {
   const { db } = store;
   // The execute path's two inserts, compiled once per row count (store/prepared.ts).
   const insertInvocations = preparedInsert<InvocationsTable>(store, INVOCATION_COLUMNS, (executor, rows) => executor.insertInto("invocations").values(rows));
+  // Only calls metered after their first record get a usage event (a call that reached the
+  // provider when first recorded is metered on its own row); one at most per invocation.
   const insertUsageRows = preparedInsert<UsageEventsTable>(store, USAGE_COLUMNS, (executor, rows) =>
     executor.insertInto("usage_events").values(rows).onConflict((oc) => oc.column("invocation_id").doNothing()),
   );
@@ -118,7 +122,7 @@ export function createInvocationQueries(store: Pick<Store, "db" | "kind">) {
         .where("status", "=", "awaiting_approval")
         .execute(),
 
-    /** The INSERTs of usage events (one per invocation at most), to run like `insertStatements`. */
+    /** The INSERTs of usage events of calls that already had a row (one per invocation at most), to run like `insertStatements`. */
     usageStatements: (rows: readonly UsageEventsTable[]): Statement[] => insertUsageRows(rows),
   };
 }

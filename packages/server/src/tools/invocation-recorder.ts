@@ -89,11 +89,19 @@ function newInvocation(item: PendingWrite, now: string): Invocation {
     endUserId: call.caller.endUserId,
     createdAt: now,
     completedAt: status === "awaiting_approval" || status === "sending" ? null : now,
+    // A call that reached the provider is metered; one that did so before its first record is
+    // metered on this row, in the same write, instead of on a usage event of its own.
+    meteredPeriod: item.record.upstreamStatus !== null ? now.slice(0, 7) : null,
   };
 }
 
-function usageOf(items: readonly PendingWrite[], now: string): UsageEventsTable[] {
-  return items
+/**
+ * The usage events of calls that already had a row and reached the provider in this step (an
+ * approved call, one carried on). A finished call never moves on (`advance`), so none of them was
+ * metered on its row.
+ */
+function usageOf(existing: readonly PendingWrite[], now: string): UsageEventsTable[] {
+  return existing
     .filter(({ record }) => record.upstreamStatus !== null)
     .map(({ record: { call } }) => ({
       id: uuidv7(),
@@ -153,7 +161,7 @@ export function createInvocationRecorder({ store, queries, vault, audit, idempot
       const fresh = items.filter((item) => !item.record.call.existing).map((item) => newInvocation(item, now));
       await runTogether(store, trx, [
         ...queries.insertStatements(fresh),
-        ...queries.usageStatements(usageOf(items, now)),
+        ...queries.usageStatements(usageOf(items.filter((item) => item.record.call.existing), now)),
         ...idempotency.completeStatements(completions),
         ...auditInserts,
       ]);

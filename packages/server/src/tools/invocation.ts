@@ -31,6 +31,8 @@ export type Invocation = {
   createdAt: string;
   completedAt: string | null;
   endUserId: string | null;
+  /** The billing period a call that reached the provider when first recorded is metered in, on this row (store/schema.ts). */
+  meteredPeriod: string | null;
 };
 
 /** What a lifecycle step changes on an invocation that exists already. */

@@ -1,5 +1,6 @@
 /** A broker wired to the fake vendors, with one tenant, for tests of the execute pipeline. */
 import { randomUUID } from "node:crypto";
+import { meteredExecutions, type MeteredExecution } from "../../src/usage/metered-executions.js";
 import { createTenant, startBroker, type StartOptions, type TestBroker, type TestTenant } from "./broker.js";
 import { connectAccount } from "./connect.js";
 import type { DbKind } from "./databases.js";
@@ -71,6 +72,12 @@ export async function secondAgentApp(world: Pick<ToolWorld, "broker" | "tenant">
   const minted = await call(world.broker, "POST", "/v1/broker/token", { token: key, body: { agent_app_id: agentAppId, env } });
   if (minted.status !== 200) throw new Error(`mint failed: ${minted.status} ${minted.text}`);
   return { agentAppId, jwt: minted.body.access_token as string };
+}
+
+/** A tenant's metered executions, from both places they are written (usage/metered-executions.ts). */
+export async function meteredExecutionsOf(broker: TestBroker, tenantId: string): Promise<MeteredExecution[]> {
+  const { db } = broker.services.store;
+  return db.selectFrom(meteredExecutions(db, { tenantId }).as("u")).selectAll().execute();
 }
 
 /** Rows of a table for one tenant, read straight from the database. */

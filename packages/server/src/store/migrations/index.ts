@@ -9,6 +9,7 @@ import * as endUsers from "./0007-end-users.js";
 import * as oauthApps from "./0008-oauth-apps.js";
 import * as catalogue from "./0009-catalogue.js";
 import * as auditChainTails from "./0010-audit-chain-tails.js";
+import * as meteredInvocations from "./0011-metered-invocations.js";
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   "0008-oauth-apps": oauthApps,
   "0009-catalogue": catalogue,
   "0010-audit-chain-tails": auditChainTails,
+  "0011-metered-invocations": meteredInvocations,
 };

@@ -93,6 +93,29 @@ describeEachDatabase("metered executions", (kind) => {
     expect(await metering.reportedCount("t1", "2026-03")).toBe(2);
   });
 
+  it("holds a row's metered period to the month it was created in", async () => {
+    await open();
+    await expect(store.db.insertInto("invocations").values(invocation("inv_bad", "2026-04")).execute()).rejects.toThrow(/check/i);
+    await store.db.insertInto("invocations").values([invocation("inv_good", "2026-03"), invocation("inv_none", null)]).execute();
+    expect(await store.db.selectFrom("invocations").select("id").orderBy("id").execute()).toEqual([{ id: "inv_good" }, { id: "inv_none" }]);
+  });
+
+  it.skipIf(kind !== "sqlite")("leaves a SQLite store as it was when the migration fails, and migrates it on the next try", async () => {
+    await open("0010-audit-chain-tails");
+    await store.db.insertInto("usage_events").values(usageEvent("use_old", "inv_old")).execute();
+    await store.db.insertInto("metering_reports").values({ usage_event_id: "use_old", tenant_id: "t1", period: "2026-03", mode: "test", reported_at: AT }).execute();
+    // Something in the way of the table's rebuild: the migration fails half way.
+    await store.db.schema.createTable("metering_reports_rebuilt").addColumn("x", "text").execute();
+    await expect(migrateToLatest(store.db)).rejects.toThrow(/metering_reports_rebuilt/);
+    const columns = async () => (await store.db.introspection.getTables()).find((table) => table.name === "invocations")!.columns.map((column) => column.name);
+    expect(await columns()).not.toContain("metered_period");
+
+    await store.db.schema.dropTable("metering_reports_rebuilt").execute();
+    expect(await migrateToLatest(store.db)).toEqual(["0011-metered-invocations"]);
+    expect(await columns()).toContain("metered_period");
+    expect(await store.db.selectFrom("metering_reports").select("usage_event_id").execute()).toEqual([{ usage_event_id: "use_old" }]);
+  });
+
   it("keeps a store's usage events and metering reports through the migration, and lets reports name invocations after it", async () => {
     await open("0010-audit-chain-tails");
     const before = { ...invocation("inv_old", null) } as Partial<InvocationsTable>;

@@ -6,6 +6,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { manualClock } from "../src/clock.js";
+import { transitions } from "../src/tools/invocation-lifecycle.js";
+import { createInvocationQueries } from "../src/tools/invocation-queries.js";
+import { callFromInvocation } from "../src/tools/invocation-recorder.js";
 import { createTenant } from "./support/broker.js";
 import { describeEachDatabase } from "./support/databases.js";
 import { expectError } from "./support/expect.js";
@@ -57,6 +60,22 @@ describeEachDatabase("GET /v1/usage", (kind) => {
         { period: "2026-01", env: "test", agent_app_id: agentAppId, tool_name: "scm.get_authenticated_user", executions: 2 },
       ],
     });
+  });
+
+  it("meters a plain call on its invocation row, and never a second time, whatever step of it were recorded again", async () => {
+    const before = (await usage()).total;
+    const result = await getUser();
+    expect(result.status).toBe(200);
+    const invocationId = result.body.invocation_id as string;
+    const invocation = (await createInvocationQueries(world.broker.services.store).find(world.tenant.tenantId, invocationId))!;
+    expect(invocation.meteredPeriod).toBe("2026-01");
+    // A finished call never moves on; were a step of it recorded anyway, it would not count again.
+    const { tenantId, env, agentAppId, endUserId } = invocation;
+    const call = callFromInvocation(invocation, { kind: "agent_app", tenantId, env, agentAppId, endUserId });
+    await world.broker.services.recorder.record(transitions.finished(call, { kind: "succeeded", result: {}, upstreamStatus: 200, latencyMs: 1 }));
+    expect((await usage()).total).toBe(before + 1);
+    const events = await world.broker.services.store.db.selectFrom("usage_events").select("id").where("invocation_id", "=", invocationId).execute();
+    expect(events).toEqual([]);
   });
 
   it("does not count idempotent replays", async () => {

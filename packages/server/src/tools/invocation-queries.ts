@@ -122,6 +122,13 @@ export function createInvocationQueries(store: Pick<Store, "db" | "kind">) {
         .where("status", "=", "awaiting_approval")
         .execute(),
 
+    /** Which of these invocations are metered on their own row (and so must never get a usage event). */
+    async meteredOnRow(ids: readonly string[], executor: Executor = db): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await executor.selectFrom("invocations").select("id").where("id", "in", ids).where("metered_period", "is not", null).execute();
+      return new Set(rows.map((row) => row.id));
+    },
+
     /** The INSERTs of usage events of calls that already had a row (one per invocation at most), to run like `insertStatements`. */
     usageStatements: (rows: readonly UsageEventsTable[]): Statement[] => insertUsageRows(rows),
   };

@@ -1,7 +1,8 @@
 /**
  * Writes each step of an invocation's lifecycle in one transaction with what goes with it: the
- * invocation row, its audit event, the usage event (only when the upstream answered) and what
- * becomes of the idempotency key. Concurrent steps share one transaction (group commit).
+ * invocation row, its audit event, its metering (only when the upstream answered: on the row of a
+ * call that is new, by a usage event for one that had a row already) and what becomes of the
+ * idempotency key. Concurrent steps share one transaction (group commit).
  */
 import type { AuditEntry, AuditLog } from "../audit/audit-log.js";
 import type { Clock } from "../clock.js";
@@ -95,11 +96,7 @@ function newInvocation(item: PendingWrite, now: string): Invocation {
   };
 }
 
-/**
- * The usage events of calls that already had a row and reached the provider in this step (an
- * approved call, one carried on). A finished call never moves on (`advance`), so none of them was
- * metered on its row.
- */
+/** The usage events of calls that already had a row and reached the provider in this step (an approved call, one carried on). */
 function usageOf(existing: readonly PendingWrite[], now: string): UsageEventsTable[] {
   return existing
     .filter(({ record }) => record.upstreamStatus !== null)
@@ -132,6 +129,17 @@ export function createInvocationRecorder({ store, queries, vault, audit, idempot
     }
   }
 
+  /**
+   * The usage events of calls that already had a row and reached the provider in this step. Such a
+   * row was written before the call had an answer, so it is never metered itself; that is checked
+   * here too (one lookup, on this rare path), so that no change elsewhere can ever count a call twice.
+   */
+  async function usageOfExisting(trx: Tx, existing: PendingWrite[], now: string): Promise<UsageEventsTable[]> {
+    const rows = usageOf(existing, now);
+    const metered = await queries.meteredOnRow(rows.map((row) => row.invocation_id), trx);
+    return rows.filter((row) => !metered.has(row.invocation_id));
+  }
+
   /** Announces or releases keys (one statement each); answers the keys the batch completes. */
   async function settleKeys(trx: Tx, items: PendingWrite[]): Promise<Completion[]> {
     const completions: Completion[] = [];
@@ -161,7 +169,7 @@ export function createInvocationRecorder({ store, queries, vault, audit, idempot
       const fresh = items.filter((item) => !item.record.call.existing).map((item) => newInvocation(item, now));
       await runTogether(store, trx, [
         ...queries.insertStatements(fresh),
-        ...queries.usageStatements(usageOf(items.filter((item) => item.record.call.existing), now)),
+        ...queries.usageStatements(await usageOfExisting(trx, items.filter((item) => item.record.call.existing), now)),
         ...idempotency.completeStatements(completions),
         ...auditInserts,
       ]);

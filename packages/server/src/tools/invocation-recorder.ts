@@ -96,7 +96,7 @@ function newInvocation(item: PendingWrite, now: string): Invocation {
   };
 }
 
-/** The usage events of calls that already had a row and reached the provider in this step (an approved call, one carried on). */
+/** The usage events of calls that already had a row and reached the provider in this step (an approved call, a write announced as `sending`). */
 function usageOf(existing: readonly PendingWrite[], now: string): UsageEventsTable[] {
   return existing
     .filter(({ record }) => record.upstreamStatus !== null)

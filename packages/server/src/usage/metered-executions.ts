@@ -1,7 +1,8 @@
 /**
  * Every metered execution, as rows of one shape, from its two sources: a call that reached the
  * provider when it was first recorded is metered on its invocation row (`invocations.metered_period`),
- * any other one (an approved call, a call recorded before migration 0011) by a `usage_events` row.
+ * any other one (an approved call, a write under an idempotency key, announced as `sending` first,
+ * a call recorded before migration 0011) by a `usage_events` row.
  * No call is in both. The filters go into each half, so each stays an index range; usage and
  * metering read executions only through here.
  */

@@ -5,8 +5,8 @@
  *
  * When usage is reported: not on the execute hot path. `sync` reports a tenant's unreported
  * executions, in batches, with idempotency key = the usage event's id, or the invocation's for a
- * call metered on its row. Billing runs it before
- * answering status, invoice preview and finalize; a worker may also run it on a timer. A report
+ * call metered on its row. Billing runs it before answering status, invoice preview and
+ * finalize; a worker may also run it on a timer. A report
  * is recorded in `metering_reports` after the processor accepted it, so a crash in between
  * re-reports the same keys, which the processor counts once.
  */

@@ -4,11 +4,9 @@
  * 0011-metered-invocations). Usage and metering read both, and a store migrated from before keeps
  * its events and its metering reports.
  */
-import { Migrator } from "kysely";
 import { afterEach, expect, it } from "vitest";
 import { createMeteringQueries } from "../src/metering/metering-queries.js";
-import { migrateToLatest, openStore, type Store } from "../src/store/database.js";
-import { migrations } from "../src/store/migrations/index.js";
+import { migrateToLatest, migratorOf, openStore, type Store } from "../src/store/database.js";
 import type { InvocationsTable, UsageEventsTable } from "../src/store/schema.js";
 import { createUsageQueries } from "../src/usage/usage-queries.js";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "./support/databases.js";
@@ -40,8 +38,7 @@ describeEachDatabase("metered executions", (kind) => {
     database = await createTestDatabase(kind);
     store = openStore({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
     if (until) {
-      const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => migrations }, migrationTableName: "schema_migrations", migrationLockTableName: "schema_migrations_lock" });
-      const { error } = await migrator.migrateTo(until);
+      const { error } = await migratorOf(store.db).migrateTo(until);
       if (error) throw error;
     } else {
       await migrateToLatest(store.db);

@@ -80,6 +80,48 @@ function meteringSuite(kind: DbKind) {
     });
   });
 
+  describe("metering mode test, a tenant with history", () => {
+    let broker: TestBroker;
+    const clock = manualClock(new Date("2026-01-16T00:00:00.000Z"));
+    beforeAll(async () => {
+      broker = await startBroker(kind, { clock });
+    });
+    afterAll(() => broker.close());
+    const status = async (tenant: TestTenant) => (await call(broker, "GET", "/v1/billing/status", asOperator(tenant))).body.metering;
+
+    it("reads from shortly before the newest execution reported; one recorded later than that is reported when its period is finalized", async () => {
+      const tenant = await createTenant(broker);
+      await seedUsage(broker, tenant, { period: "2026-01", count: 3, occurredAt: "2026-01-10T12:00:00.000Z" });
+      expect(await status(tenant)).toEqual({ mode: "test", reported_executions: 3, unreported_executions: 0 });
+
+      // Recorded now, but stamped a day before the newest report: past the ten minutes looked back.
+      await seedUsage(broker, tenant, { period: "2026-01", count: 1, occurredAt: "2026-01-09T12:00:00.000Z" });
+      // Within the ten minutes before the newest report, and after it: both reported at the next read.
+      await seedUsage(broker, tenant, { period: "2026-01", count: 1, occurredAt: "2026-01-10T11:55:00.000Z" });
+      await seedUsage(broker, tenant, { period: "2026-01", count: 2, occurredAt: "2026-01-12T12:00:00.000Z" });
+      expect(await status(tenant)).toEqual({ mode: "test", reported_executions: 6, unreported_executions: 1 });
+
+      clock.set(new Date("2026-02-02T00:00:00.000Z"));
+      const finalized = await call(broker, "POST", "/v1/billing/finalize-period", { ...asOperator(tenant), body: { period: "2026-01" } });
+      expect(finalized.status).toBe(200);
+      expect(finalized.body.metering).toEqual({ mode: "test", reported_executions: 7 });
+      expect(await broker.services.meteringLedger.totals(tenant.tenantId, "2026-01")).toEqual({ test: 0, live: 7 });
+    });
+
+    it("reads a tenant's whole history while no report says when its execution occurred (reports from before the upgrade)", async () => {
+      clock.set(new Date("2026-03-16T00:00:00.000Z"));
+      const tenant = await createTenant(broker);
+      await seedUsage(broker, tenant, { period: "2026-03", count: 2, occurredAt: "2026-03-10T12:00:00.000Z" });
+      expect(await status(tenant)).toMatchObject({ reported_executions: 2, unreported_executions: 0 });
+      await broker.runtime.store.db.updateTable("metering_reports").set({ occurred_at: null }).where("tenant_id", "=", tenant.tenantId).execute();
+
+      await seedUsage(broker, tenant, { period: "2026-03", count: 1, occurredAt: "2026-03-01T12:00:00.000Z" });
+      expect(await status(tenant)).toEqual({ mode: "test", reported_executions: 3, unreported_executions: 0 });
+      const reports = await broker.runtime.store.db.selectFrom("metering_reports").select("occurred_at").where("tenant_id", "=", tenant.tenantId).execute();
+      expect(reports.map((report) => report.occurred_at).sort()).toEqual(["2026-03-01T12:00:00.000Z", null, null]);
+    });
+  });
+
   describe("metering mode off", () => {
     let broker: TestBroker;
     const clock = manualClock(new Date("2026-01-16T00:00:00.000Z"));

@@ -90,6 +90,42 @@ describeEachDatabase("metered executions", (kind) => {
     expect(await metering.reportedCount("t1", "2026-03")).toBe(2);
   });
 
+  it("reads pending executions of one period, or since an instant, from both sources, and knows the newest reported", async () => {
+    await open();
+    await store.db.insertInto("invocations").values([
+      invocation("inv_feb", "2026-02", "2026-02-27T10:00:00.000Z"),
+      invocation("inv_early", "2026-03", "2026-03-01T10:00:00.000Z"),
+      invocation("inv_late", "2026-03", "2026-03-20T10:00:00.000Z"),
+      invocation("inv_event", null, "2026-03-02T10:00:00.000Z"),
+    ]).execute();
+    await store.db.insertInto("usage_events").values([usageEvent("use_feb", "inv_x", "2026-02-28T10:00:00.000Z"), usageEvent("use_mar", "inv_event", "2026-03-19T10:00:00.000Z")]).execute();
+    const metering = createMeteringQueries(store);
+    const ids = async (scope: { period?: string; since?: string }) => (await metering.pendingUsage("t1", 10, scope)).map((row) => row.id);
+
+    expect(await ids({})).toEqual(["inv_feb", "use_feb", "inv_early", "use_mar", "inv_late"]);
+    expect(await ids({ period: "2026-02" })).toEqual(["inv_feb", "use_feb"]);
+    expect(await ids({ since: "2026-02-28T10:00:00.000Z" })).toEqual(["use_feb", "inv_early", "use_mar", "inv_late"]);
+    expect(await ids({ since: "2026-03-19T10:00:00.001Z" })).toEqual(["inv_late"]);
+
+    expect(await metering.newestReported("t1")).toBeUndefined();
+    await metering.markReported(await metering.pendingUsage("t1", 3, {}), "test", AT);
+    expect(await metering.newestReported("t1")).toBe("2026-03-01T10:00:00.000Z");
+    expect(await ids({})).toEqual(["use_mar", "inv_late"]);
+  });
+
+  it.skipIf(kind !== "sqlite")("leaves a SQLite store as it was when the report times' migration fails, and migrates it on the next try", async () => {
+    await open("0011-metered-invocations");
+    // Something in the way of the new index: the migration fails after adding the column.
+    await store.db.schema.createIndex("metering_reports_occurred").on("invocations").column("created_at").execute();
+    await expect(migrateToLatest(store.db)).rejects.toThrow(/metering_reports_occurred/);
+    const columns = async () => (await store.db.introspection.getTables()).find((table) => table.name === "metering_reports")!.columns.map((column) => column.name);
+    expect(await columns()).not.toContain("occurred_at");
+
+    await store.db.schema.dropIndex("metering_reports_occurred").execute();
+    expect(await migrateToLatest(store.db)).toEqual(["0012-metering-report-times"]);
+    expect(await columns()).toContain("occurred_at");
+  });
+
   it("holds a row's metered period to the month it was created in", async () => {
     await open();
     await expect(store.db.insertInto("invocations").values(invocation("inv_bad", "2026-04")).execute()).rejects.toThrow(/check/i);
@@ -108,7 +144,7 @@ describeEachDatabase("metered executions", (kind) => {
     expect(await columns()).not.toContain("metered_period");
 
     await store.db.schema.dropTable("metering_reports_rebuilt").execute();
-    expect(await migrateToLatest(store.db)).toEqual(["0011-metered-invocations"]);
+    expect(await migrateToLatest(store.db)).toEqual(["0011-metered-invocations", "0012-metering-report-times"]);
     expect(await columns()).toContain("metered_period");
     expect(await store.db.selectFrom("metering_reports").select("usage_event_id").execute()).toEqual([{ usage_event_id: "use_old" }]);
   });
@@ -121,9 +157,9 @@ describeEachDatabase("metered executions", (kind) => {
     await store.db.insertInto("usage_events").values([usageEvent("use_old", "inv_old"), usageEvent("use_other", "inv_other")]).execute();
     await store.db.insertInto("metering_reports").values({ usage_event_id: "use_old", tenant_id: "t1", period: "2026-03", mode: "test", reported_at: AT }).execute();
 
-    expect(await migrateToLatest(store.db)).toEqual(["0011-metered-invocations"]);
+    expect(await migrateToLatest(store.db)).toEqual(["0011-metered-invocations", "0012-metering-report-times"]);
     expect(await store.db.selectFrom("invocations").select(["id", "metered_period"]).execute()).toEqual([{ id: "inv_old", metered_period: null }]);
-    expect(await store.db.selectFrom("metering_reports").selectAll().execute()).toEqual([{ usage_event_id: "use_old", tenant_id: "t1", period: "2026-03", mode: "test", reported_at: AT }]);
+    expect(await store.db.selectFrom("metering_reports").selectAll().execute()).toEqual([{ usage_event_id: "use_old", tenant_id: "t1", period: "2026-03", mode: "test", reported_at: AT, occurred_at: null }]);
 
     const metering = createMeteringQueries(store);
     expect(await metering.usageByEnv("t1", "2026-03")).toEqual({ test: 2, live: 0 });

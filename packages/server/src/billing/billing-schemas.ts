@@ -90,7 +90,9 @@ export const StatusResponse = Type.Object({
   metering: Type.Object({
     mode: StringEnum(["test", "off"] as const, { description: "`test`: usage is reported to the test ledger; `off`: not reported" }),
     reported_executions: Count("Executions of the current period reported to the ledger"),
-    unreported_executions: Count("Executions of the current period not reported yet"),
+    unreported_executions: Count(
+      "Executions of the current period not reported yet: reading status reports new ones first; one recorded more than ten minutes after a newer one was reported waits for the period's finalization",
+    ),
   }),
   catalogue_version: Type.String(),
   plan: Type.Ref(PlanSchema),

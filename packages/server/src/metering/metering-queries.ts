@@ -5,6 +5,8 @@ import { meteredExecutions, type MeteredExecution } from "../usage/metered-execu
 export type UsageByEnv = { test: number; live: number };
 /** An execution to report: `id` is the idempotency key the processor counts it by. */
 export type PendingUsage = Pick<MeteredExecution, "id" | "tenant_id" | "env" | "period" | "occurred_at">;
+/** Which pending executions to read: of one period (`YYYY-MM`), or those that occurred since an instant. */
+export type PendingScope = { period?: string | undefined; since?: string | undefined };
 
 export function createMeteringQueries({ db: storeDb }: Pick<Store, "db">) {
   return {
@@ -20,10 +22,13 @@ export function createMeteringQueries({ db: storeDb }: Pick<Store, "db">) {
       return usage;
     },
 
-    /** Executions not yet reported to the processor, oldest first. */
-    async pendingUsage(tenantId: string, limit: number, db: Executor = storeDb): Promise<PendingUsage[]> {
+    /**
+     * Executions not yet reported to the processor, oldest first: of one period, or those that
+     * occurred since an instant (metering-service.ts), or all of the tenant's.
+     */
+    async pendingUsage(tenantId: string, limit: number, scope: PendingScope = {}, db: Executor = storeDb): Promise<PendingUsage[]> {
       return db
-        .selectFrom(meteredExecutions(db, { tenantId }).as("u"))
+        .selectFrom(meteredExecutions(db, { tenantId, fromPeriod: scope.period, toPeriod: scope.period, since: scope.since }).as("u"))
         .leftJoin("metering_reports as r", "r.usage_event_id", "u.id")
         .select(["u.id", "u.tenant_id", "u.env", "u.period", "u.occurred_at"])
         .where("r.usage_event_id", "is", null)
@@ -33,11 +38,21 @@ export function createMeteringQueries({ db: storeDb }: Pick<Store, "db">) {
         .execute();
     },
 
+    /** When the newest execution reported occurred (reports from before migration 0012 have no time). */
+    async newestReported(tenantId: string, db: Executor = storeDb): Promise<string | undefined> {
+      const row = await db
+        .selectFrom("metering_reports")
+        .select((eb) => eb.fn.max("occurred_at").as("newest"))
+        .where("tenant_id", "=", tenantId)
+        .executeTakeFirst();
+      return row?.newest ?? undefined;
+    },
+
     async markReported(events: readonly PendingUsage[], mode: string, reportedAt: string, db: Executor = storeDb): Promise<void> {
       if (events.length === 0) return;
       await db
         .insertInto("metering_reports")
-        .values(events.map((e) => ({ usage_event_id: e.id, tenant_id: e.tenant_id, period: e.period, mode, reported_at: reportedAt })))
+        .values(events.map((e) => ({ usage_event_id: e.id, tenant_id: e.tenant_id, period: e.period, mode, reported_at: reportedAt, occurred_at: e.occurred_at })))
         .onConflict((oc) => oc.column("usage_event_id").doNothing())
         .execute();
     },

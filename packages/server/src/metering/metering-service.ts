@@ -13,29 +13,50 @@
 import type { Clock } from "../clock.js";
 import type { TestOrLive } from "../ids.js";
 import type { Executor } from "../store/database.js";
-import type { MeteringQueries, UsageByEnv } from "./metering-queries.js";
+import type { MeteringQueries, PendingScope, UsageByEnv } from "./metering-queries.js";
 import { EXECUTIONS_METER, type MeterEvent, type MeteringMode, type MeteringReporter, type ReportResult } from "./metering-reporter.js";
 
 const SYNC_BATCH = 500;
+
+/**
+ * How far before the newest reported execution a sync looks. Executions are reported oldest first,
+ * so all before it were reported, but for a record committed after a newer one: by a concurrent
+ * writer or another instance (whose clock may differ a little), within seconds. One that commits
+ * later still is reported when its period is finalized, which reads the whole period.
+ */
+export const REPORT_LOOKBACK_MS = 10 * 60_000;
 
 type MeteringServiceDeps = { clock: Clock; reporter: MeteringReporter; queries: MeteringQueries };
 
 export type MeteringStatus = { mode: MeteringMode; reported_executions: number; unreported_executions: number };
 
 export function createMeteringService({ clock, reporter, queries }: MeteringServiceDeps) {
+  /** Where a sync starts reading: undefined (all) while no report records when its execution occurred. */
+  async function lookbackFrom(tenantId: string): Promise<string | undefined> {
+    const newest = await queries.newestReported(tenantId);
+    const at = newest === undefined ? Number.NaN : Date.parse(newest);
+    return Number.isNaN(at) ? undefined : new Date(at - REPORT_LOOKBACK_MS).toISOString();
+  }
+
   return {
     mode: reporter.mode,
 
     /** Executions of a tenant's period per env; pass a transaction to read inside it. */
     usageByEnv: (tenantId: string, period: string, db?: Executor): Promise<UsageByEnv> => queries.usageByEnv(tenantId, period, db),
 
-    /** Reports up to `maxEvents` unreported usage events of the tenant. A no-op when metering is off. */
-    async sync(tenantId: string, maxEvents = Number.POSITIVE_INFINITY): Promise<ReportResult> {
+    /**
+     * Reports up to `maxEvents` unreported executions of the tenant, oldest first: those of
+     * `period` when one is given (finalization), else those since shortly before the newest one
+     * reported, so that the cost follows what is new rather than the tenant's history. A no-op
+     * when metering is off.
+     */
+    async sync(tenantId: string, maxEvents = Number.POSITIVE_INFINITY, options: { period?: string } = {}): Promise<ReportResult> {
       const total = { recorded: 0, duplicates: 0 };
       if (reporter.mode === "off") return total;
+      const scope: PendingScope = options.period !== undefined ? { period: options.period } : { since: await lookbackFrom(tenantId) };
       let remaining = maxEvents;
       while (remaining > 0) {
-        const pending = await queries.pendingUsage(tenantId, Math.min(SYNC_BATCH, remaining));
+        const pending = await queries.pendingUsage(tenantId, Math.min(SYNC_BATCH, remaining), scope);
         if (pending.length === 0) break;
         const events: MeterEvent[] = pending.map((usage) => ({
           idempotencyKey: usage.id,

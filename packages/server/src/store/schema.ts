@@ -228,6 +228,8 @@ export interface MeteringReportsTable {
   period: string;
   mode: string;
   reported_at: string;
+  /** When the execution occurred; null for reports written before migration 0012 (optional in inserts for that reason). */
+  occurred_at?: string | null;
 }
 
 /** The test-mode payment processor: meter events, at most one per idempotency key. */

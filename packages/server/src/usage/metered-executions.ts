@@ -18,6 +18,8 @@ export type MeteredFilter = {
   agentAppId?: string | undefined;
   tool?: string | undefined;
   endUserId?: string | undefined;
+  /** Executions that occurred at or after this instant (ISO 8601). */
+  since?: string | undefined;
 };
 
 /** One metered execution: `id` is its usage event's, or its invocation's when metered on that row. */
@@ -55,6 +57,11 @@ export function meteredExecutions(db: Executor, filter: MeteredFilter) {
     events = events.where("period", "<=", filter.toPeriod);
     if (isPeriod(filter.toPeriod)) calls = calls.where("created_at", "<", nextPeriod(filter.toPeriod));
     calls = calls.where("metered_period", "<=", filter.toPeriod);
+  }
+  if (filter.since !== undefined) {
+    // A usage event's period is the month it occurred in: the period keeps its half an index range.
+    events = events.where("period", ">=", filter.since.slice(0, 7)).where("occurred_at", ">=", filter.since);
+    calls = calls.where("created_at", ">=", filter.since);
   }
   for (const [column, value] of [
     ["env", filter.env],

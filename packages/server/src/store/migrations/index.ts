@@ -10,6 +10,7 @@ import * as oauthApps from "./0008-oauth-apps.js";
 import * as catalogue from "./0009-catalogue.js";
 import * as auditChainTails from "./0010-audit-chain-tails.js";
 import * as meteredInvocations from "./0011-metered-invocations.js";
+import * as meteringReportTimes from "./0012-metering-report-times.js";
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   "0009-catalogue": catalogue,
   "0010-audit-chain-tails": auditChainTails,
   "0011-metered-invocations": meteredInvocations,
+  "0012-metering-report-times": meteringReportTimes,
 };

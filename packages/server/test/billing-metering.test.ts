@@ -106,6 +106,26 @@ function meteringSuite(kind: DbKind) {
       expect(finalized.status).toBe(200);
       expect(finalized.body.metering).toEqual({ mode: "test", reported_executions: 7 });
       expect(await broker.services.meteringLedger.totals(tenant.tenantId, "2026-01")).toEqual({ test: 0, live: 7 });
+
+      // One more, after January was finalized: the next finalization reads every period up to its own.
+      await seedUsage(broker, tenant, { period: "2026-01", count: 1, occurredAt: "2026-01-09T13:00:00.000Z" });
+      await status(tenant);
+      expect(await broker.services.meteringLedger.totals(tenant.tenantId, "2026-01")).toEqual({ test: 0, live: 7 });
+      clock.set(new Date("2026-03-02T00:00:00.000Z"));
+      expect((await call(broker, "POST", "/v1/billing/finalize-period", { ...asOperator(tenant), body: { period: "2026-02" } })).status).toBe(200);
+      expect(await broker.services.meteringLedger.totals(tenant.tenantId, "2026-01")).toEqual({ test: 0, live: 8 });
+    });
+
+    it("does not let an execution stamped in the future hide the ones before it", async () => {
+      clock.set(new Date("2026-04-16T00:00:00.000Z"));
+      const tenant = await createTenant(broker);
+      await seedUsage(broker, tenant, { period: "2026-04", count: 2, occurredAt: "2026-04-10T12:00:00.000Z" });
+      // From an instance whose clock runs a month ahead: reported, and the newest report.
+      await seedUsage(broker, tenant, { period: "2026-05", count: 1, occurredAt: "2026-05-16T00:00:00.000Z" });
+      expect(await status(tenant)).toEqual({ mode: "test", reported_executions: 2, unreported_executions: 0 });
+      // Five minutes ago here: within the ten minutes looked back from now.
+      await seedUsage(broker, tenant, { period: "2026-04", count: 1, occurredAt: "2026-04-15T23:55:00.000Z" });
+      expect(await status(tenant)).toEqual({ mode: "test", reported_executions: 3, unreported_executions: 0 });
     });
 
     it("reads a tenant's whole history while no report says when its execution occurred (reports from before the upgrade)", async () => {

@@ -5,7 +5,7 @@
  * its events and its metering reports.
  */
 import { afterEach, expect, it } from "vitest";
-import { createMeteringQueries } from "../src/metering/metering-queries.js";
+import { createMeteringQueries, type PendingScope } from "../src/metering/metering-queries.js";
 import { migrateToLatest, migratorOf, openStore, type Store } from "../src/store/database.js";
 import type { InvocationsTable, UsageEventsTable } from "../src/store/schema.js";
 import { createUsageQueries } from "../src/usage/usage-queries.js";
@@ -100,10 +100,11 @@ describeEachDatabase("metered executions", (kind) => {
     ]).execute();
     await store.db.insertInto("usage_events").values([usageEvent("use_feb", "inv_x", "2026-02-28T10:00:00.000Z"), usageEvent("use_mar", "inv_event", "2026-03-19T10:00:00.000Z")]).execute();
     const metering = createMeteringQueries(store);
-    const ids = async (scope: { period?: string; since?: string }) => (await metering.pendingUsage("t1", 10, scope)).map((row) => row.id);
+    const ids = async (scope: PendingScope) => (await metering.pendingUsage("t1", 10, scope)).map((row) => row.id);
 
     expect(await ids({})).toEqual(["inv_feb", "use_feb", "inv_early", "use_mar", "inv_late"]);
-    expect(await ids({ period: "2026-02" })).toEqual(["inv_feb", "use_feb"]);
+    expect(await ids({ throughPeriod: "2026-02" })).toEqual(["inv_feb", "use_feb"]);
+    expect(await ids({ throughPeriod: "2026-03" })).toEqual(["inv_feb", "use_feb", "inv_early", "use_mar", "inv_late"]);
     expect(await ids({ since: "2026-02-28T10:00:00.000Z" })).toEqual(["use_feb", "inv_early", "use_mar", "inv_late"]);
     expect(await ids({ since: "2026-03-19T10:00:00.001Z" })).toEqual(["inv_late"]);
 
@@ -113,15 +114,32 @@ describeEachDatabase("metered executions", (kind) => {
     expect(await ids({})).toEqual(["use_mar", "inv_late"]);
   });
 
+  it("gives existing metering reports the time of their execution, from either source, when it migrates", async () => {
+    await open("0011-metered-invocations");
+    await store.db.insertInto("invocations").values(invocation("inv_row", "2026-03", "2026-03-05T10:00:00.000Z")).execute();
+    await store.db.insertInto("usage_events").values(usageEvent("use_1", "inv_x", "2026-03-06T10:00:00.000Z")).execute();
+    const report = (id: string) => ({ usage_event_id: id, tenant_id: "t1", period: "2026-03", mode: "test", reported_at: AT });
+    await store.db.insertInto("metering_reports").values([report("inv_row"), report("use_1"), report("gone")]).execute();
+
+    expect(await migrateToLatest(store.db)).toEqual(["0012-metering-report-times"]);
+    const times = await store.db.selectFrom("metering_reports").select(["usage_event_id", "occurred_at"]).orderBy("usage_event_id").execute();
+    expect(times).toEqual([
+      { usage_event_id: "gone", occurred_at: null },
+      { usage_event_id: "inv_row", occurred_at: "2026-03-05T10:00:00.000Z" },
+      { usage_event_id: "use_1", occurred_at: "2026-03-06T10:00:00.000Z" },
+    ]);
+    expect(await createMeteringQueries(store).newestReported("t1")).toBe("2026-03-06T10:00:00.000Z");
+  });
+
   it.skipIf(kind !== "sqlite")("leaves a SQLite store as it was when the report times' migration fails, and migrates it on the next try", async () => {
     await open("0011-metered-invocations");
-    // Something in the way of the new index: the migration fails after adding the column.
-    await store.db.schema.createIndex("metering_reports_occurred").on("invocations").column("created_at").execute();
-    await expect(migrateToLatest(store.db)).rejects.toThrow(/metering_reports_occurred/);
+    // Something in the way of the last new index: the migration fails after adding the column.
+    await store.db.schema.createTable("usage_events_occurred").addColumn("x", "text").execute();
+    await expect(migrateToLatest(store.db)).rejects.toThrow(/usage_events_occurred/);
     const columns = async () => (await store.db.introspection.getTables()).find((table) => table.name === "metering_reports")!.columns.map((column) => column.name);
     expect(await columns()).not.toContain("occurred_at");
 
-    await store.db.schema.dropIndex("metering_reports_occurred").execute();
+    await store.db.schema.dropTable("usage_events_occurred").execute();
     expect(await migrateToLatest(store.db)).toEqual(["0012-metering-report-times"]);
     expect(await columns()).toContain("occurred_at");
   });
@@ -159,7 +177,7 @@ describeEachDatabase("metered executions", (kind) => {
 
     expect(await migrateToLatest(store.db)).toEqual(["0011-metered-invocations", "0012-metering-report-times"]);
     expect(await store.db.selectFrom("invocations").select(["id", "metered_period"]).execute()).toEqual([{ id: "inv_old", metered_period: null }]);
-    expect(await store.db.selectFrom("metering_reports").selectAll().execute()).toEqual([{ usage_event_id: "use_old", tenant_id: "t1", period: "2026-03", mode: "test", reported_at: AT, occurred_at: null }]);
+    expect(await store.db.selectFrom("metering_reports").selectAll().execute()).toEqual([{ usage_event_id: "use_old", tenant_id: "t1", period: "2026-03", mode: "test", reported_at: AT, occurred_at: AT }]);
 
     const metering = createMeteringQueries(store);
     expect(await metering.usageByEnv("t1", "2026-03")).toEqual({ test: 2, live: 0 });

@@ -1069,7 +1069,7 @@ export interface paths {
                                 mode: "test" | "off";
                                 /** @description Executions of the current period reported to the ledger */
                                 reported_executions: number;
-                                /** @description Executions of the current period not reported yet: reading status reports new ones first; one recorded more than ten minutes after a newer one was reported waits for the period's finalization */
+                                /** @description Executions of the current period not reported yet: reading status reports new ones first; one recorded more than ten minutes after a newer one was reported waits for the next finalization of its period or a later one */
                                 unreported_executions: number;
                             };
                             period: {

@@ -91,7 +91,7 @@ export const StatusResponse = Type.Object({
     mode: StringEnum(["test", "off"] as const, { description: "`test`: usage is reported to the test ledger; `off`: not reported" }),
     reported_executions: Count("Executions of the current period reported to the ledger"),
     unreported_executions: Count(
-      "Executions of the current period not reported yet: reading status reports new ones first; one recorded more than ten minutes after a newer one was reported waits for the period's finalization",
+      "Executions of the current period not reported yet: reading status reports new ones first; one recorded more than ten minutes after a newer one was reported waits for the next finalization of its period or a later one",
     ),
   }),
   catalogue_version: Type.String(),

@@ -126,8 +126,9 @@ export function createPeriodFinalizer(deps: PeriodFinalizerDeps) {
       const details = { period, current_period: periodOf(now) };
       throw new BrokerError("period_open", `period ${period} has not ended yet; only ended periods can be finalized`, details);
     }
-    // Report the whole period before freezing, outside the transaction: the processor may be remote.
-    await metering.sync(tenantId, Number.POSITIVE_INFINITY, { period });
+    // Report the period, and anything still pending before it, before freezing; outside the
+    // transaction: the processor may be remote.
+    await metering.sync(tenantId, Number.POSITIVE_INFINITY, { throughPeriod: period });
     return store.db.transaction().execute(async (trx) => {
       await store.lock(trx, `billing:${tenantId}`);
       const existing = await queries.findFinalized(tenantId, period, trx);

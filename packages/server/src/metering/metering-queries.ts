@@ -5,8 +5,8 @@ import { meteredExecutions, type MeteredExecution } from "../usage/metered-execu
 export type UsageByEnv = { test: number; live: number };
 /** An execution to report: `id` is the idempotency key the processor counts it by. */
 export type PendingUsage = Pick<MeteredExecution, "id" | "tenant_id" | "env" | "period" | "occurred_at">;
-/** Which pending executions to read: of one period (`YYYY-MM`), or those that occurred since an instant. */
-export type PendingScope = { period?: string | undefined; since?: string | undefined };
+/** Which pending executions to read: of periods up to one (`YYYY-MM`, included), or those that occurred since an instant. */
+export type PendingScope = { throughPeriod?: string | undefined; since?: string | undefined };
 
 export function createMeteringQueries({ db: storeDb }: Pick<Store, "db">) {
   return {
@@ -23,12 +23,12 @@ export function createMeteringQueries({ db: storeDb }: Pick<Store, "db">) {
     },
 
     /**
-     * Executions not yet reported to the processor, oldest first: of one period, or those that
-     * occurred since an instant (metering-service.ts), or all of the tenant's.
+     * Executions not yet reported to the processor, oldest first: of the periods up to one, or
+     * those that occurred since an instant (metering-service.ts), or all of the tenant's.
      */
     async pendingUsage(tenantId: string, limit: number, scope: PendingScope = {}, db: Executor = storeDb): Promise<PendingUsage[]> {
       return db
-        .selectFrom(meteredExecutions(db, { tenantId, fromPeriod: scope.period, toPeriod: scope.period, since: scope.since }).as("u"))
+        .selectFrom(meteredExecutions(db, { tenantId, toPeriod: scope.throughPeriod, since: scope.since }).as("u"))
         .leftJoin("metering_reports as r", "r.usage_event_id", "u.id")
         .select(["u.id", "u.tenant_id", "u.env", "u.period", "u.occurred_at"])
         .where("r.usage_event_id", "is", null)

@@ -19,10 +19,11 @@ import { EXECUTIONS_METER, type MeterEvent, type MeteringMode, type MeteringRepo
 const SYNC_BATCH = 500;
 
 /**
- * How far before the newest reported execution a sync looks. Executions are reported oldest first,
- * so all before it were reported, but for a record committed after a newer one: by a concurrent
- * writer or another instance (whose clock may differ a little), within seconds. One that commits
- * later still is reported when its period is finalized, which reads the whole period.
+ * How far before the newest reported execution (or now, if that is later than now) a sync looks.
+ * Executions are reported oldest first, so all before it were reported, but for a record committed
+ * after a newer one: by a concurrent writer or another instance (whose clock may differ a little),
+ * within seconds. One that commits later still is reported at the next finalization of its period
+ * or a later one, which reads every period up to the one it closes.
  */
 export const REPORT_LOOKBACK_MS = 10 * 60_000;
 
@@ -31,10 +32,14 @@ type MeteringServiceDeps = { clock: Clock; reporter: MeteringReporter; queries: 
 export type MeteringStatus = { mode: MeteringMode; reported_executions: number; unreported_executions: number };
 
 export function createMeteringService({ clock, reporter, queries }: MeteringServiceDeps) {
-  /** Where a sync starts reading: undefined (all) while no report records when its execution occurred. */
+  /**
+   * Where a sync starts reading: undefined (all) while no report records when its execution
+   * occurred. A report stamped in the future (a clock running ahead) counts as made now, so that
+   * it cannot hide the executions of the minutes before it.
+   */
   async function lookbackFrom(tenantId: string): Promise<string | undefined> {
     const newest = await queries.newestReported(tenantId);
-    const at = newest === undefined ? Number.NaN : Date.parse(newest);
+    const at = newest === undefined ? Number.NaN : Math.min(Date.parse(newest), clock.now().getTime());
     return Number.isNaN(at) ? undefined : new Date(at - REPORT_LOOKBACK_MS).toISOString();
   }
 
@@ -45,15 +50,15 @@ export function createMeteringService({ clock, reporter, queries }: MeteringServ
     usageByEnv: (tenantId: string, period: string, db?: Executor): Promise<UsageByEnv> => queries.usageByEnv(tenantId, period, db),
 
     /**
-     * Reports up to `maxEvents` unreported executions of the tenant, oldest first: those of
-     * `period` when one is given (finalization), else those since shortly before the newest one
-     * reported, so that the cost follows what is new rather than the tenant's history. A no-op
-     * when metering is off.
+     * Reports up to `maxEvents` unreported executions of the tenant, oldest first: those of every
+     * period up to `throughPeriod` when one is given (finalization), else those since shortly
+     * before the newest one reported, so that the cost follows what is new rather than the
+     * tenant's history. A no-op when metering is off.
      */
-    async sync(tenantId: string, maxEvents = Number.POSITIVE_INFINITY, options: { period?: string } = {}): Promise<ReportResult> {
+    async sync(tenantId: string, maxEvents = Number.POSITIVE_INFINITY, options: { throughPeriod?: string } = {}): Promise<ReportResult> {
       const total = { recorded: 0, duplicates: 0 };
       if (reporter.mode === "off") return total;
-      const scope: PendingScope = options.period !== undefined ? { period: options.period } : { since: await lookbackFrom(tenantId) };
+      const scope: PendingScope = options.throughPeriod !== undefined ? { throughPeriod: options.throughPeriod } : { since: await lookbackFrom(tenantId) };
       let remaining = maxEvents;
       while (remaining > 0) {
         const pending = await queries.pendingUsage(tenantId, Math.min(SYNC_BATCH, remaining), scope);

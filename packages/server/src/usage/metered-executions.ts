@@ -59,8 +59,7 @@ export function meteredExecutions(db: Executor, filter: MeteredFilter) {
     calls = calls.where("metered_period", "<=", filter.toPeriod);
   }
   if (filter.since !== undefined) {
-    // A usage event's period is the month it occurred in: the period keeps its half an index range.
-    events = events.where("period", ">=", filter.since.slice(0, 7)).where("occurred_at", ">=", filter.since);
+    events = events.where("occurred_at", ">=", filter.since);
     calls = calls.where("created_at", ">=", filter.since);
   }
   for (const [column, value] of [

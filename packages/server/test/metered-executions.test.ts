@@ -4,6 +4,7 @@
  * 0011-metered-invocations). Usage and metering read both, and a store migrated from before keeps
  * its events and its metering reports.
  */
+import { sql } from "kysely";
 import { afterEach, expect, it } from "vitest";
 import { createMeteringQueries, type PendingScope } from "../src/metering/metering-queries.js";
 import { migrateToLatest, migratorOf, openStore, type Store } from "../src/store/database.js";
@@ -129,6 +130,14 @@ describeEachDatabase("metered executions", (kind) => {
       { usage_event_id: "use_1", occurred_at: "2026-03-06T10:00:00.000Z" },
     ]);
     expect(await createMeteringQueries(store).newestReported("t1")).toBe("2026-03-06T10:00:00.000Z");
+  });
+
+  it.skipIf(kind !== "sqlite")("finishes the report times' migration on SQLite when a start stopped after its commit and before the migrator recorded it", async () => {
+    await open("0011-metered-invocations");
+    await store.db.schema.alterTable("metering_reports").addColumn("occurred_at", "text").execute();
+    expect(await migrateToLatest(store.db)).toEqual(["0012-metering-report-times"]);
+    const { rows: indexes } = await sql<{ name: string }>`select name from sqlite_master where type = 'index'`.execute(store.db);
+    expect(indexes.map((index) => index.name)).toEqual(expect.arrayContaining(["metering_reports_occurred", "usage_events_occurred"]));
   });
 
   it.skipIf(kind !== "sqlite")("leaves a SQLite store as it was when the report times' migration fails, and migrates it on the next try", async () => {

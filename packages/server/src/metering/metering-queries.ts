@@ -38,7 +38,7 @@ export function createMeteringQueries({ db: storeDb }: Pick<Store, "db">) {
         .execute();
     },
 
-    /** When the newest execution reported occurred (reports from before migration 0012 have no time). */
+    /** When the newest execution reported occurred (a report whose execution was gone by migration 0012 has no time). */
     async newestReported(tenantId: string, db: Executor = storeDb): Promise<string | undefined> {
       const row = await db
         .selectFrom("metering_reports")

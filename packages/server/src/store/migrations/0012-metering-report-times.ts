@@ -8,9 +8,9 @@ import { PostgresAdapter, sql, type Kysely } from "kysely";
  * that time, so their half of the read is a range too.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  const addTimes = async (executor: Kysely<any>) => {
+  const addTimes = async (executor: Kysely<any>, kind: "sqlite" | "postgres") => {
     // SQLite commits this before the migrator records it: a start that stopped in between finds the column.
-    const reports = (await executor.introspection.getTables()).find((table) => table.name === "metering_reports");
+    const reports = kind === "sqlite" ? (await executor.introspection.getTables()).find((table) => table.name === "metering_reports") : undefined;
     if (!reports?.columns.some((column) => column.name === "occurred_at")) {
       await executor.schema.alterTable("metering_reports").addColumn("occurred_at", "text").execute();
     }
@@ -24,6 +24,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   };
   // The migrator runs PostgreSQL's migrations in one transaction, not SQLite's: one here, so a
   // failure leaves the store as it was and the next start runs this again.
-  if (db.getExecutor().adapter instanceof PostgresAdapter) return addTimes(db);
-  await db.transaction().execute(addTimes);
+  if (db.getExecutor().adapter instanceof PostgresAdapter) return addTimes(db, "postgres");
+  await db.transaction().execute((trx) => addTimes(trx, "sqlite"));
 }

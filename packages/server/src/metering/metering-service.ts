@@ -39,8 +39,8 @@ export function createMeteringService({ clock, reporter, queries }: MeteringServ
    */
   async function lookbackFrom(tenantId: string): Promise<string | undefined> {
     const newest = await queries.newestReported(tenantId);
-    const at = newest === undefined ? Number.NaN : Math.min(Date.parse(newest), clock.now().getTime());
-    return Number.isNaN(at) ? undefined : new Date(at - REPORT_LOOKBACK_MS).toISOString();
+    if (newest === undefined) return undefined;
+    return new Date(Math.min(Date.parse(newest), clock.now().getTime()) - REPORT_LOOKBACK_MS).toISOString();
   }
 
   return {

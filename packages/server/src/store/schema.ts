@@ -228,7 +228,7 @@ export interface MeteringReportsTable {
   period: string;
   mode: string;
   reported_at: string;
-  /** When the execution occurred; null for reports written before migration 0012 (optional in inserts for that reason). */
+  /** When the execution occurred; null for a report whose execution was gone when migration 0012 added it (optional in inserts). */
   occurred_at?: string | null;
 }
 

@@ -61,13 +61,16 @@ describeEachDatabase("POST /v1/tools/execute: upstream failures", (kind) => {
 
   it("answers 422 connection_unusable, not the provider's 401, when the connection is revoked while its call is retried", async () => {
     const doomed = await connect(world, "scm");
-    github().setApiDelay(200);
+    // Each answer takes 600 ms: the revoke starts 200 ms into the retry's wait and has 400 ms, even on
+    // a loaded machine, to revoke the renewed tokens upstream and mark the connection before the
+    // provider looks at the retry's token.
+    github().setApiDelay(600);
     try {
       // The first answer is a 401; the tokens are renewed and the call retried. While the retry is
       // on its way, an operator revokes the connection, which revokes the renewed tokens upstream.
       github().failNext(1, { status: 401, body: { message: "Bad credentials" } });
       const running = execute(world.broker, world.jwt, { tool_name: "scm.get_authenticated_user", connected_account_id: doomed });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await new Promise((resolve) => setTimeout(resolve, 800));
       const revoked = await call(world.broker, "DELETE", `/v1/connections/${doomed}`, asOperator(world.tenant));
       expect(revoked.status, revoked.text).toBe(200);
       const result = await running;

@@ -18,7 +18,7 @@ function invocation(id: string, meteredPeriod: string | null, createdAt = AT): I
   return {
     id, tenant_id: "t1", env: "live", agent_app_id: "app_1", actor_type: "agent_app", actor_id: "app_1", tool_name: "scm.get_authenticated_user",
     provider: "scm", connection_id: null, secret_item_id: null, status: "succeeded", error_code: null, upstream_status: 200, latency_ms: 3,
-    arguments_redacted: "{}", arguments_sealed: null, arguments_fingerprint: "f", outcome_sealed: null, approval_id: null, idempotency_key: null,
+    arguments_redacted: "{}", arguments_sealed: null, arguments_fingerprint: "f", outcome_sealed: null, approval_id: null, idempotency_key: null, request_fingerprint: null,
     created_at: createdAt, completed_at: createdAt, end_user_id: null, metered_period: meteredPeriod,
   };
 }

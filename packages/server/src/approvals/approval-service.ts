@@ -8,7 +8,7 @@ import type { Clock } from "../clock.js";
 import { BrokerError, notFound } from "../errors.js";
 import type { EventOutbox } from "../events/event-outbox.js";
 import type { TestOrLive } from "../ids.js";
-import type { Store, Tx } from "../store/database.js";
+import type { Executor, Store, Tx } from "../store/database.js";
 import { retryingTransaction } from "../store/retrying-transaction.js";
 import type { ApprovalQueries } from "./approval-queries.js";
 import type { Approval, PendingCursor } from "./approval.js";
@@ -65,17 +65,6 @@ function undecidable(approval: Approval): BrokerError {
 }
 
 export function createApprovalService({ store, queries, audit, events, clock, ttlSeconds }: ApprovalDeps) {
-  /** Atomically turns an approved, unexpired approval into a used one; false if someone else used it first. */
-  async function consume(id: string): Promise<boolean> {
-    if (await queries.consume(id, clock.now().toISOString())) return true;
-    const approval = await queries.findById(id);
-    if (approval?.status === "approved") {
-      // It expired between the caller's check and this write.
-      throw new BrokerError("approval_expired", "the approval expired before it was used", { approval_id: id, invocation_id: approval.invocationId, expires_at: approval.expiresAt });
-    }
-    return false;
-  }
-
   return {
     /** Inside the caller's transaction, alongside the invocation that waits for it. */
     async createIn(trx: Tx, call: PendingCall): Promise<Approval> {
@@ -164,7 +153,21 @@ export function createApprovalService({ store, queries, audit, events, clock, tt
       });
     },
 
-    consume,
+    /**
+     * Inside the transaction that starts the approved call (tools/invocation-start.ts): turns an
+     * approved, unexpired approval into a used one; false if it was used first or expired.
+     */
+    consumeIn: (trx: Executor, id: string) => queries.consume(id, clock.now().toISOString(), trx),
+
+    /**
+     * Why an approval that looked usable could not be consumed: it expired in between (still
+     * approved), or another request used it first (undefined: the caller replays that call).
+     */
+    async whyNotConsumed(id: string): Promise<BrokerError | undefined> {
+      const approval = await queries.findById(id);
+      if (approval?.status !== "approved") return undefined;
+      return new BrokerError("approval_expired", "the approval expired before it was used", { approval_id: id, invocation_id: approval.invocationId, expires_at: approval.expiresAt });
+    },
 
     /** Returns only when the approval may be used now; otherwise the error the caller must hear. */
     assertUsable: (approval: Approval) => assertUsable(approval, clock.now()),
@@ -174,17 +177,14 @@ export function createApprovalService({ store, queries, audit, events, clock, tt
 
     /**
      * For a re-execute carrying `approval_id`: the approval must be of this tenant, authorise
-     * exactly this call, be approved and live; it is then consumed, once.
+     * exactly this call, be approved and live. The caller then consumes it as it starts the call.
      */
-    async consumeForCall(approvalId: string, call: ExactCall): Promise<Approval> {
+    async usableForCall(approvalId: string, call: ExactCall): Promise<Approval> {
       const approval = await queries.find(call.tenantId, approvalId);
       if (!approval) throw notFound("approval");
       const mismatch = mismatchOf(approval, call);
       if (mismatch) throw mismatch;
       assertUsable(approval, clock.now());
-      if (!(await consume(approval.id))) {
-        throw new BrokerError("approval_already_used", "the approval was already used for one call", { approval_id: approval.id });
-      }
       return approval;
     },
   };

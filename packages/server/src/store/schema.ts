@@ -336,6 +336,8 @@ export interface InvocationsTable {
   outcome_sealed: Sealed | null;
   approval_id: string | null;
   idempotency_key: string | null;
+  /** The fingerprint of the request made under `idempotency_key` (migration 0013; null before it). */
+  request_fingerprint: string | null;
   created_at: string;
   completed_at: string | null;
   end_user_id: string | null;

@@ -9,11 +9,13 @@ import { BrokerError, notFound } from "../errors.js";
 import type { PolicyService } from "../policy/policy-service.js";
 import { actingFor, canSee, type Caller } from "./caller.js";
 import type { CredentialResolution } from "./credential-resolution.js";
+import { IN_PROGRESS_STALE_MS } from "./idempotency.js";
 import { settle, storedOutcomeOf, transitions, type CallOutcome } from "./invocation-lifecycle.js";
 import type { Invocation } from "./invocation.js";
 import { callFromInvocation, type InvocationRecorder } from "./invocation-recorder.js";
 import type { InvocationReplay } from "./invocation-replay.js";
 import type { InvocationQueries } from "./invocation-queries.js";
+import type { InvocationStart, StartingCall } from "./invocation-start.js";
 import type { Perform } from "./perform.js";
 import type { ExecuteResult } from "./execute-service.js";
 import type { ScopedTools } from "./tool-catalogue.js";
@@ -22,10 +24,11 @@ type ContinueDeps = {
   clock: Clock;
   invocationQueries: InvocationQueries;
   policies: Pick<PolicyService, "current">;
-  approvals: Pick<ApprovalService, "findForInvocation" | "consume" | "assertUsable">;
+  approvals: Pick<ApprovalService, "findForInvocation" | "whyNotConsumed" | "assertUsable">;
   recorder: InvocationRecorder;
   catalogue: ScopedTools;
   credentialResolution: CredentialResolution;
+  start: InvocationStart;
   perform: Perform;
   replay: InvocationReplay;
 };
@@ -33,8 +36,7 @@ type ContinueDeps = {
 export function createContinueService(deps: ContinueDeps) {
   const { invocationQueries, recorder } = deps;
 
-  async function runApproved(invocation: Invocation, approval: Approval, caller: Caller): Promise<ExecuteResult> {
-    const call = callFromInvocation(invocation, actingFor(caller, invocation), approval.id);
+  async function runStarted(invocation: Invocation, call: StartingCall): Promise<ExecuteResult> {
     const args = await recorder.openArguments(invocation);
     let outcome: CallOutcome;
     try {
@@ -61,6 +63,19 @@ export function createContinueService(deps: ContinueDeps) {
     throw new BrokerError("policy_denied", `policy rule "${decision.rule_id}" denies this call`, { rule_id: decision.rule_id, invocation_id: invocation.id });
   }
 
+  /**
+   * A started call without an outcome is running, or its broker died while sending it. Past the
+   * takeover window it is the latter: the call becomes `unknown` (audited once) and answers
+   * `outcome_unknown`; it is never sent again, since its approval is spent.
+   */
+  async function replayStarted(invocation: Invocation, approval: Approval): Promise<ExecuteResult> {
+    const takeoverAt = new Date(deps.clock.now().getTime() - IN_PROGRESS_STALE_MS).toISOString();
+    if (!invocation.outcomeSealed && approval.consumedAt !== null && approval.consumedAt <= takeoverAt) {
+      await recorder.markUnknown(invocation, invocation.idempotencyKey);
+    }
+    return deps.replay.replay(invocation.tenantId, invocation.id);
+  }
+
   return {
     async continueInvocation(caller: Caller, invocationId: string): Promise<ExecuteResult> {
       const invocation = await invocationQueries.find(caller.tenantId, invocationId);
@@ -69,17 +84,20 @@ export function createContinueService(deps: ContinueDeps) {
       if (status === "succeeded" || status === "failed" || status === "unknown") return deps.replay.replay(tenantId, id);
       if (status === "denied") throw new BrokerError("policy_denied", "this call was denied", { invocation_id: id });
       // Looked up by invocation: the waiting invocation is written before it knows its approval's id.
-      const approval = status === "awaiting_approval" ? await deps.approvals.findForInvocation(tenantId, id) : undefined;
+      const approval = status === "awaiting_approval" || status === "sending" ? await deps.approvals.findForInvocation(tenantId, id) : undefined;
       if (!approval) {
         throw new BrokerError("conflict", `invocation is ${status}; only calls awaiting approval can be continued`, { invocation_id: id, status });
       }
-      if (approval.status === "consumed") return deps.replay.replay(tenantId, id);
+      if (approval.status === "consumed") return replayStarted(invocation, approval);
       if (approval.status === "denied") await invocationQueries.markDenied(id, deps.clock.now().toISOString());
       deps.approvals.assertUsable(approval);
       await assertPolicyStillAllows(invocation);
-      // Concurrent continues: one wins the approval and runs the call; the others replay or wait.
-      if (!(await deps.approvals.consume(approval.id))) return deps.replay.replay(tenantId, id);
-      return runApproved(invocation, approval, caller);
+      const call = { ...callFromInvocation(invocation, actingFor(caller, invocation), approval.id), approvalId: approval.id };
+      // Concurrent continues: one consumes the approval and runs the call; the others replay or wait.
+      if (await deps.start(call)) return runStarted(invocation, call);
+      const refusal = await deps.approvals.whyNotConsumed(approval.id);
+      if (refusal) throw refusal;
+      return deps.replay.replay(tenantId, id);
     },
   };
 }

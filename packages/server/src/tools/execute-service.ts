@@ -12,9 +12,10 @@ import type { PolicyService } from "../policy/policy-service.js";
 import { fingerprint } from "../shared/canonical-json.js";
 import type { ActingCaller, Caller } from "./caller.js";
 import type { CredentialHandle, CredentialResolution } from "./credential-resolution.js";
-import type { Idempotency, IdempotencyScope } from "./idempotency.js";
+import type { Idempotency } from "./idempotency.js";
 import { settle, storedOutcomeOf, transitions, type CallDescription, type Channel } from "./invocation-lifecycle.js";
 import type { InvocationRecorder } from "./invocation-recorder.js";
+import type { InvocationStart } from "./invocation-start.js";
 import type { Perform } from "./perform.js";
 import type { InvocationReplay } from "./invocation-replay.js";
 import { redactArguments } from "./scrub.js";
@@ -34,8 +35,9 @@ export type ExecuteDeps = {
   catalogue: ScopedTools;
   credentialResolution: CredentialResolution;
   policies: Pick<PolicyService, "current">;
-  approvals: Pick<ApprovalService, "createIn" | "consumeForCall" | "findLiveForCall">;
+  approvals: Pick<ApprovalService, "createIn" | "usableForCall" | "whyNotConsumed" | "findLiveForCall">;
   agentApps: Pick<AgentAppService, "get">;
+  start: InvocationStart;
   perform: Perform;
   idempotency: Idempotency;
   recorder: InvocationRecorder;
@@ -120,9 +122,12 @@ export function createExecuteService(deps: ExecuteDeps) {
     const approvalId = body.approval_id ?? (call.channel === "mcp" ? (await deps.approvals.findLiveForCall(exactCall))?.id : undefined);
     if (!approvalId) return requestApproval(call, entry, body.arguments, decision.rule_id);
     try {
-      const approval = await deps.approvals.consumeForCall(approvalId, exactCall);
-      // The approved call runs as the invocation that asked for it.
-      return { ...call, invocationId: approval.invocationId, existing: true, approvalId: approval.id };
+      const approval = await deps.approvals.usableForCall(approvalId, exactCall);
+      // The approved call runs as the invocation that asked for it, started (its approval consumed,
+      // the call and this request's key marked sending) in one transaction.
+      const approved = { ...call, invocationId: approval.invocationId, existing: true, approvalId: approval.id };
+      if (await deps.start(approved, { claimedAs: call.invocationId })) return approved;
+      throw (await deps.approvals.whyNotConsumed(approval.id)) ?? new BrokerError("approval_already_used", "the approval was already used for one call", { approval_id: approval.id });
     } catch (error) {
       if (!(error instanceof BrokerError)) throw error;
       return refuse(error.code === "policy_denied" ? transitions.denied(call, error) : transitions.rejected(call, error), error);
@@ -142,13 +147,6 @@ export function createExecuteService(deps: ExecuteDeps) {
     return { ...caller, agentAppId: caller.agentAppId };
   }
 
-  async function claimKey(scope: IdempotencyScope, body: ExecuteRequest, invocationId: string) {
-    // agent_app_id and end_user_id are part of the scope, not of the request: a control key naming
-    // them and the broker JWT that carries them as claims send the same request.
-    const requestFingerprint = fingerprint({ ...body, idempotency_key: undefined, agent_app_id: undefined, end_user_id: undefined });
-    return deps.idempotency.claim(scope, requestFingerprint, invocationId);
-  }
-
   return {
     async execute(anyCaller: Caller, body: ExecuteRequest, options: ExecuteOptions = {}): Promise<ExecuteResult> {
       const caller = await actingCaller(anyCaller);
@@ -156,8 +154,9 @@ export function createExecuteService(deps: ExecuteDeps) {
       const scope = body.idempotency_key
         ? { tenantId: caller.tenantId, env: caller.env, agentAppId: caller.agentAppId, endUserId: caller.endUserId, key: body.idempotency_key }
         : undefined;
-      if (scope) {
-        const claim = await claimKey(scope, body, invocationId);
+      const requestFingerprint = scope ? requestFingerprintOf(body) : null;
+      if (scope && requestFingerprint) {
+        const claim = await deps.idempotency.claim(scope, requestFingerprint, invocationId);
         if (claim.kind === "abandoned_send") await deps.replay.settleAbandoned(caller.tenantId, claim.invocationId, scope.key);
         if (claim.kind !== "claimed") return deps.replay.replay(caller.tenantId, claim.invocationId);
       }
@@ -172,6 +171,7 @@ export function createExecuteService(deps: ExecuteDeps) {
         argumentsFingerprint: fingerprint(body.arguments),
         approvalId: null,
         idempotency: scope,
+        requestFingerprint,
         existing: false,
         channel: options.channel ?? "rest",
       };
@@ -192,6 +192,12 @@ export function createExecuteService(deps: ExecuteDeps) {
     },
   };
 }
+
+/**
+ * agent_app_id and end_user_id are part of the key's scope, not of the request: a control key
+ * naming them and the broker JWT that carries them as claims send the same request.
+ */
+const requestFingerprintOf = (body: ExecuteRequest) => fingerprint({ ...body, idempotency_key: undefined, agent_app_id: undefined, end_user_id: undefined });
 
 const handleIds = (handle: CredentialHandle) =>
   handle.kind === "oauth2" ? { connectionId: handle.connectionId, secretItemId: null } : { connectionId: null, secretItemId: handle.secretItemId };

@@ -85,16 +85,41 @@ export function createIdempotencyQueries(store: Pick<Store, "db" | "kind">) {
       return statements.length === 1 ? insert(db) : db.transaction().execute(insert);
     },
 
-    find: (scope: IdempotencyScope): Promise<StoredClaim | undefined> =>
-      scoped(db.selectFrom("idempotency_keys").select(["request_fingerprint", "status", "invocation_id", "created_at", "expires_at"]), scope).executeTakeFirst(),
+    find: (scope: IdempotencyScope, executor: Executor = db): Promise<StoredClaim | undefined> =>
+      scoped(executor.selectFrom("idempotency_keys").select(["request_fingerprint", "status", "invocation_id", "created_at", "expires_at"]), scope).executeTakeFirst(),
 
     /** Deletes the claim only if it is still the expired one that was read (not a fresh claim since). */
     deleteExpired: (scope: IdempotencyScope, expiresAt: string) =>
       scoped(db.deleteFrom("idempotency_keys"), scope).where("expires_at", "=", expiresAt).execute(),
 
-    /** Deletes a claim whose request never announced sending; a `sending` claim is kept. */
-    deleteInProgress: (scope: IdempotencyScope, executor: Executor = db) =>
-      scoped(executor.deleteFrom("idempotency_keys"), scope).where("status", "=", "in_progress").execute(),
+    /**
+     * Deletes a claim whose request never announced sending; a `sending` claim is kept, unless it
+     * is the mark of `sentBy`, an invocation whose outcome says its request never left.
+     */
+    deleteInProgress: (scope: IdempotencyScope, executor: Executor = db, sentBy?: string) =>
+      scoped(executor.deleteFrom("idempotency_keys"), scope)
+        .where((eb) => (sentBy === undefined ? eb("status", "=", "in_progress") : eb.or([eb("status", "=", "in_progress"), eb.and([eb("status", "=", "sending"), eb("invocation_id", "=", sentBy)])])))
+        .execute(),
+
+    /** A `sending` mark where the key holds nothing (an approved call's key was released while it waited); false if it holds a claim. */
+    async insertSending(scope: IdempotencyScope, row: ClaimRow, executor: Executor): Promise<boolean> {
+      const inserted = await executor
+        .insertInto("idempotency_keys")
+        .values({ tenant_id: scope.tenantId, env: scope.env, agent_app_id: scope.agentAppId, key: storedKey(scope), ...row })
+        .onConflict((oc) => oc.columns(["tenant_id", "env", "agent_app_id", "key"]).doNothing())
+        .returning("invocation_id")
+        .executeTakeFirst();
+      return inserted !== undefined;
+    },
+
+    /** Replaces the claim that was read (same invocation and status) with `row`; false if it changed since. */
+    async replaceClaim(scope: IdempotencyScope, read: Pick<StoredClaim, "invocation_id" | "status">, row: ClaimRow, executor: Executor): Promise<boolean> {
+      const result = await scoped(executor.updateTable("idempotency_keys").set(row), scope)
+        .where("invocation_id", "=", read.invocation_id)
+        .where("status", "=", read.status)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
 
     /** The UPDATEs that point each key at its finished invocation, many keys to a statement (none for no keys). */
     completeStatements: (completions: readonly Completion[]): Statement[] =>

@@ -7,6 +7,10 @@
  * A key whose write was announced as `sending` (write-ahead) is never forgotten or taken over:
  * if its request was abandoned (the process died), the key reports `abandoned_send` so the caller
  * can answer `outcome_unknown` instead of sending the write a second time.
+ *
+ * An approved call marks its key `sending` in the transaction that consumes its approval
+ * (`markStarted`, tools/invocation-start.ts): its key was released while it waited, so the mark
+ * writes it back, and from then on the key replays that call's outcome, never a new approval.
  */
 import type { Clock } from "../clock.js";
 import { BrokerError } from "../errors.js";
@@ -52,9 +56,39 @@ export function createIdempotency({ queries, clock }: IdempotencyDeps) {
     return claim.inserted === true;
   }
 
-  /** Forgets a key, unless its request was announced as sending. */
-  async function release(scope: IdempotencyScope, executor?: Executor) {
-    await queries.deleteInProgress(scope, executor);
+  /** Forgets a key, unless its request was announced as sending (by another call than `sentBy`, whose request never left). */
+  async function release(scope: IdempotencyScope, executor?: Executor, sentBy?: string) {
+    await queries.deleteInProgress(scope, executor, sentBy);
+  }
+
+  /**
+   * In the transaction that starts an approved call: the key is `sending` for `invocationId`. It
+   * takes over what nobody holds any more (nothing, an expired or stale claim) and the claim of
+   * the request that starts it (`claimedAs`); a key held by another call is refused, which rolls
+   * the start back (the approval stays unused).
+   */
+  async function markStarted(executor: Executor, scope: IdempotencyScope, start: { requestFingerprint: string; invocationId: string; claimedAs?: string }) {
+    const now = clock.now();
+    const row = {
+      request_fingerprint: start.requestFingerprint,
+      status: "sending" as const,
+      invocation_id: start.invocationId,
+      response_status: null,
+      response_sealed: null,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
+    };
+    if (await queries.insertSending(scope, row, executor)) return;
+    const held = await queries.find(scope, executor);
+    const free =
+      held !== undefined &&
+      (held.expires_at <= now.toISOString() ||
+        (held.status === "in_progress" && (held.invocation_id === start.claimedAs || held.created_at <= new Date(now.getTime() - IN_PROGRESS_STALE_MS).toISOString())));
+    if (free && (await queries.replaceClaim(scope, held, row, executor))) return;
+    if (held === undefined || held.status === "in_progress") {
+      throw new BrokerError("request_in_progress", "another request with this idempotency_key is running; retry shortly", { idempotency_key: scope.key });
+    }
+    throw new BrokerError("idempotency_key_reused", "this idempotency_key already belongs to another call", { idempotency_key: scope.key, invocation_id: held.invocation_id });
   }
 
   return {
@@ -92,6 +126,8 @@ export function createIdempotency({ queries, clock }: IdempotencyDeps) {
 
     /** Write-ahead: the request under this key is about to leave the broker. */
     markSending: (executor: Executor, scope: IdempotencyScope, invocationId: string) => queries.markSending(scope, invocationId, executor),
+
+    markStarted,
 
     release,
   };

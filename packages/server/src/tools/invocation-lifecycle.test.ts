@@ -12,6 +12,7 @@ const call = (overrides: Partial<CallDescription> = {}): CallDescription => ({
   secretItemId: null,
   argumentsRedacted: {},
   argumentsFingerprint: "f",
+  requestFingerprint: null,
   approvalId: null,
   idempotency: { tenantId: "t", env: "test", agentAppId: "a", endUserId: null, key: "k" },
   existing: false,

@@ -28,6 +28,8 @@ export type CallDescription = {
   /** The approval this call waits for or runs under; never an id the caller merely sent. */
   approvalId: string | null;
   idempotency: IdempotencyScope | undefined;
+  /** The fingerprint of the request made under the key (null without one), kept with its claim. */
+  requestFingerprint: string | null;
   /** The invocation row exists already (the call waited for approval, or its sending was announced). */
   existing: boolean;
   channel: Channel;
@@ -114,11 +116,11 @@ export const transitions = {
   }),
 };
 
-export const outcomeUnknown = (invocationId: string, key: string) =>
+export const outcomeUnknown = (invocationId: string, key: string | null) =>
   new BrokerError(
     "outcome_unknown",
     "the broker stopped while this request was being sent; whether the provider acted is unknown, so it is not sent again",
-    { invocation_id: invocationId, idempotency_key: key },
+    { invocation_id: invocationId, ...(key === null ? {} : { idempotency_key: key }) },
   );
 
 /** The answer a finished call gives: its result, or its error raised again (for replays too). */

@@ -29,6 +29,7 @@ function invocationFromRow(row: InvocationsTable): Invocation {
     outcomeSealed: row.outcome_sealed,
     approvalId: row.approval_id,
     idempotencyKey: row.idempotency_key,
+    requestFingerprint: row.request_fingerprint,
     createdAt: row.created_at,
     completedAt: row.completed_at,
     endUserId: row.end_user_id,
@@ -58,6 +59,7 @@ function invocationToRow(invocation: Invocation): InvocationsTable {
     outcome_sealed: invocation.outcomeSealed,
     approval_id: invocation.approvalId,
     idempotency_key: invocation.idempotencyKey,
+    request_fingerprint: invocation.requestFingerprint,
     created_at: invocation.createdAt,
     completed_at: invocation.completedAt,
     end_user_id: invocation.endUserId,
@@ -103,13 +105,31 @@ export function createInvocationQueries(store: Pick<Store, "db" | "kind">) {
         .where("status", "in", ["awaiting_approval", "sending"])
         .executeTakeFirst(),
 
-    /** A call whose sending was announced but never finished; true when this request settled it. */
+    /**
+     * The approved call starts: it is `sending` from now on, in the transaction that consumes its
+     * approval (tools/invocation-start.ts). False when it no longer waits (denied meanwhile).
+     */
+    startSending: async (id: string, approvalId: string, executor: Executor = db) => {
+      const result = await executor
+        .updateTable("invocations")
+        .set({ status: "sending", approval_id: approvalId })
+        .where("id", "=", id)
+        .where("status", "=", "awaiting_approval")
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /**
+     * A call whose sending was announced but never finished; true when this request settled it.
+     * `awaiting_approval` is for calls whose approval was consumed apart from their sending mark
+     * (before the two were one transaction): the caller checks that the approval was consumed.
+     */
     settleUnknown: async (id: string, values: Pick<Invocation, "errorCode" | "outcomeSealed" | "completedAt">, executor: Executor = db) => {
       const result = await executor
         .updateTable("invocations")
         .set({ error_code: values.errorCode, outcome_sealed: values.outcomeSealed, completed_at: values.completedAt, status: "unknown" })
         .where("id", "=", id)
-        .where("status", "=", "sending")
+        .where("status", "in", ["sending", "awaiting_approval"])
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },

@@ -87,6 +87,7 @@ function newInvocation(item: PendingWrite, now: string): Invocation {
     outcomeSealed: item.sealedOutcome,
     approvalId: call.approvalId,
     idempotencyKey: call.idempotency?.key ?? null,
+    requestFingerprint: call.idempotency ? call.requestFingerprint : null,
     endUserId: call.caller.endUserId,
     createdAt: now,
     completedAt: status === "awaiting_approval" || status === "sending" ? null : now,
@@ -148,7 +149,7 @@ export function createInvocationRecorder({ store, queries, vault, audit, idempot
       if (!scope) continue;
       if (record.idempotencyKey === "keep" && record.outcome) completions.push({ scope, invocationId: record.call.invocationId, responseStatus: record.outcome.status });
       else if (record.idempotencyKey === "sending") await idempotency.markSending(trx, scope, record.call.invocationId);
-      else if (record.idempotencyKey === "release") await idempotency.release(scope, trx);
+      else if (record.idempotencyKey === "release") await idempotency.release(scope, trx, record.call.invocationId);
     }
     return completions;
   }
@@ -196,10 +197,10 @@ export function createInvocationRecorder({ store, queries, vault, audit, idempot
     },
 
     /**
-     * A call announced as sending whose process died: marked unknown, audited once, and its key
-     * answers outcome_unknown from now on. A no-op when another request settled it first.
+     * A call announced as sending whose process died: marked unknown, audited once, and its key (if
+     * any) answers outcome_unknown from now on. A no-op when another request settled it first.
      */
-    async markUnknown(invocation: Invocation, key: string): Promise<void> {
+    async markUnknown(invocation: Invocation, key: string | null): Promise<void> {
       const error = outcomeUnknown(invocation.id, key);
       const outcome: StoredOutcome = { kind: "error", status: error.status, code: error.code, message: error.message, details: error.details ?? {} };
       const sealed = await sealOutcome(invocation.tenantId, invocation.id, outcome);
@@ -243,6 +244,7 @@ export function callFromInvocation(invocation: Invocation, caller: ActingCaller,
     argumentsFingerprint: invocation.argumentsFingerprint,
     approvalId,
     idempotency: idempotencyKey ? { tenantId, env, agentAppId, endUserId, key: idempotencyKey } : undefined,
+    requestFingerprint: invocation.requestFingerprint,
     existing: true,
     // Continue is a REST route; MCP's retries run through execute. (The channel of the original request is not stored.)
     channel: "rest",

@@ -28,6 +28,8 @@ export type Invocation = {
   outcomeSealed: Sealed | null;
   approvalId: string | null;
   idempotencyKey: string | null;
+  /** The fingerprint of the request made under `idempotencyKey`, which its key is written back with when the call is continued. */
+  requestFingerprint: string | null;
   createdAt: string;
   completedAt: string | null;
   endUserId: string | null;

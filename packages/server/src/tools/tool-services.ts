@@ -22,6 +22,7 @@ import { createInvocationQueries } from "./invocation-queries.js";
 import { createInvocationReader } from "./invocation-reader.js";
 import { createInvocationRecorder } from "./invocation-recorder.js";
 import { createInvocationReplay } from "./invocation-replay.js";
+import { createInvocationStart } from "./invocation-start.js";
 import { createPerform } from "./perform.js";
 import type { ScopedTools } from "./tool-catalogue.js";
 import { createUpstreamCall } from "./upstream-call.js";
@@ -53,6 +54,7 @@ export function createToolServices(deps: ToolServiceDeps) {
   const credentialResolution = createCredentialResolution({ connections: deps.connectionCache, refresher: deps.credentialRefresher, secretItems: deps.secretItems });
   const perform = createPerform({ upstreamCall: createUpstreamCall({ upstream: deps.upstream }), recorder });
   const replay = createInvocationReplay({ invocationQueries, recorder });
+  const start = createInvocationStart({ store, approvals, invocationQueries, idempotency });
   const invocationReader = createInvocationReader({ find: invocationQueries.find, recorder });
   const executeService = createExecuteService({
     catalogue,
@@ -60,12 +62,13 @@ export function createToolServices(deps: ToolServiceDeps) {
     policies,
     approvals,
     agentApps: deps.agentApps,
+    start,
     perform,
     idempotency,
     recorder,
     replay,
   });
-  const continueService = createContinueService({ clock, invocationQueries, policies, approvals, recorder, catalogue, credentialResolution, perform, replay });
+  const continueService = createContinueService({ clock, invocationQueries, policies, approvals, recorder, catalogue, credentialResolution, start, perform, replay });
   return { policies, approvals, idempotency, recorder, invocationReader, executeService, continueService };
 }
 

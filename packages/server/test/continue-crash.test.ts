@@ -1,0 +1,119 @@
+/**
+ * An approved call survives a broker crash without being sent twice or hanging. Consuming the
+ * approval and marking the call `sending` are one step, so a broker killed with SIGKILL while the
+ * provider holds the approved write leaves a call that answers 409 request_in_progress while it
+ * might still be running, then 409 outcome_unknown (audited once) once the takeover window has
+ * passed: to continue and to execute with the same idempotency key alike, with no new approval and
+ * no second write.
+ */
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { manualClock } from "../src/clock.js";
+import { IN_PROGRESS_STALE_MS } from "../src/tools/idempotency.js";
+import { continueInvocation, decide, type PendingApproval } from "./support/approvals.js";
+import { asTestBroker, startBrokerProcess, type BrokerProcess } from "./support/broker-process.js";
+import { describeEachDatabase } from "./support/databases.js";
+import { expectError } from "./support/expect.js";
+import { connect, execute, startToolWorld, tenantRows, type ExecuteRequest, type ToolWorld } from "./support/tool-execution.js";
+
+async function waitFor(probe: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describeEachDatabase("an approved call across a broker crash", (kind) => {
+  const clock = manualClock(new Date());
+  let world: ToolWorld;
+  let scm: string;
+  let doomed: BrokerProcess;
+
+  beforeAll(async () => {
+    world = await startToolWorld(kind, { clock });
+    scm = await connect(world, "scm");
+    const { config } = world.broker;
+    doomed = await startBrokerProcess({
+      ...world.fakes.github.env,
+      BROKER_DATA_DIR: config.dataDir,
+      BROKER_MASTER_KEYS: config.masterKeys!,
+      BROKER_LOG_LEVEL: "warn",
+      // The same issuer as the in-process broker, so both accept the test's broker JWT.
+      BROKER_PUBLIC_URL: config.publicUrl,
+      ...(config.databaseUrl ? { DATABASE_URL: config.databaseUrl } : {}),
+    });
+  });
+  afterAll(async () => {
+    await doomed?.stop();
+    await world.close();
+  });
+
+  const deletes = () => world.fakes.github.stats.apiCalls.filter((c) => c.method === "DELETE").length;
+  const approvals = () => world.broker.services.store.db.selectFrom("approvals").select("id").where("tenant_id", "=", world.tenant.tenantId).execute();
+
+  async function approved(request: ExecuteRequest): Promise<PendingApproval> {
+    const asked = await execute(world.broker, world.jwt, request);
+    expectError(asked, 409, "approval_required");
+    const pending = asked.body.error.details as PendingApproval;
+    const decided = await decide(world.broker, world.tenant, pending.approval_id, "approve");
+    expect(decided.status, decided.text).toBe(200);
+    return pending;
+  }
+
+  it("answers outcome_unknown after the takeover window, to continue and to the same key, and never sends the write again", async () => {
+    const key = `crash-approved-${randomUUID()}`;
+    const keyed = { tool_name: "scm.delete_repository", arguments: { owner: "octocat", repo: "hello-world" }, connected_account_id: scm, idempotency_key: key };
+    const unkeyed = { tool_name: "scm.delete_repository", arguments: { owner: "octocat", repo: "private-notes" }, connected_account_id: scm };
+    const withKey = await approved(keyed);
+    const withoutKey = await approved(unkeyed);
+
+    // The doomed broker continues both; the provider holds the writes until the broker is killed.
+    world.fakes.github.setApiDelay(60_000);
+    const before = deletes();
+    const crashed = asTestBroker(doomed);
+    void continueInvocation(crashed, world.jwt, withKey.invocation_id).catch(() => undefined);
+    void continueInvocation(crashed, world.jwt, withoutKey.invocation_id).catch(() => undefined);
+    await waitFor(() => deletes() === before + 2, "both writes at the provider");
+    doomed.child.kill("SIGKILL");
+    await doomed.exited;
+    world.fakes.github.setApiDelay(0);
+
+    const invocations = async () => (await tenantRows(world.broker, "invocations", world.tenant.tenantId)).filter((row) => row.id === withKey.invocation_id || row.id === withoutKey.invocation_id);
+    expect((await invocations()).map((row) => row.status)).toEqual(["sending", "sending"]);
+    const keyRow = (await tenantRows(world.broker, "idempotency_keys", world.tenant.tenantId)).find((row) => row.key === key);
+    expect(keyRow).toMatchObject({ status: "sending", invocation_id: withKey.invocation_id });
+
+    // While the calls might still be running somewhere: 409 request_in_progress, nothing sent.
+    expectError(await continueInvocation(world.broker, world.jwt, withKey.invocation_id), 409, "request_in_progress");
+    expectError(await continueInvocation(world.broker, world.jwt, withoutKey.invocation_id), 409, "request_in_progress");
+    expectError(await execute(world.broker, world.jwt, keyed), 409, "request_in_progress");
+
+    clock.advance(IN_PROGRESS_STALE_MS + 180_000); // the manual clock stood still while the test set up
+    for (const { invocation_id } of [withKey, withoutKey]) {
+      const unknown = await continueInvocation(world.broker, world.jwt, invocation_id);
+      expectError(unknown, 409, "outcome_unknown");
+      expect(unknown.body.error.details.invocation_id).toBe(invocation_id);
+      const again = await continueInvocation(world.broker, world.jwt, invocation_id);
+      expectError(again, 409, "outcome_unknown");
+      expect(again.headers.get("idempotent-replayed")).toBe("true");
+    }
+    const sameKey = await execute(world.broker, world.jwt, keyed);
+    expectError(sameKey, 409, "outcome_unknown");
+    expect(sameKey.body.error.details).toMatchObject({ invocation_id: withKey.invocation_id, idempotency_key: key });
+    expect(sameKey.headers.get("idempotent-replayed")).toBe("true");
+
+    expect(deletes()).toBe(before + 2);
+    expect(await approvals()).toHaveLength(2);
+    expect((await invocations()).map((row) => ({ status: row.status, error_code: row.error_code }))).toEqual([
+      { status: "unknown", error_code: "outcome_unknown" },
+      { status: "unknown", error_code: "outcome_unknown" },
+    ]);
+    const audit = await tenantRows(world.broker, "audit_events", world.tenant.tenantId);
+    for (const { invocation_id } of [withKey, withoutKey]) {
+      const fate = audit.filter((row) => row.target_id === invocation_id && row.action === "tool.executed");
+      expect(fate).toHaveLength(1);
+      expect(fate[0]).toMatchObject({ outcome: "unknown" });
+    }
+  });
+});

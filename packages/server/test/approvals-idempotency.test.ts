@@ -45,4 +45,25 @@ describeEachDatabase("an approved call under an idempotency key", (kind) => {
     expect(deleteCalls(world, tenant, "hello-world")).toBe(0);
     expect(await approvalsOf()).toHaveLength(1);
   });
+
+  it("refuses to continue a call whose key another call took while it waited (409 idempotency_key_reused), leaving its approval unused", async () => {
+    const other = await createScmTenant(world, "Twice asked");
+    const request = { token: other.token, tool: "scm.delete_repository", args: { owner: other.owner, repo: "hello-world" }, connectionId: other.connectionId, extra: { idempotency_key: "asked-twice" } };
+    // Asking for an approval releases the key, so the same request asks again.
+    const first = (await execute(world.broker, request)).body.error.details;
+    const second = (await execute(world.broker, request)).body.error.details;
+    expect(second.approval_id).not.toBe(first.approval_id);
+    for (const { approval_id } of [first, second]) expect((await decide(world.broker, other, approval_id, "approve")).status).toBe(200);
+
+    const ran = await continueInvocation(world.broker, other.token, second.invocation_id);
+    expect(ran.status, ran.text).toBe(200);
+    const refused = await continueInvocation(world.broker, other.token, first.invocation_id);
+    expectError(refused, 409, "idempotency_key_reused");
+    expect(refused.body.error.details).toMatchObject({ idempotency_key: "asked-twice", invocation_id: second.invocation_id });
+    expect(deleteCalls(world, other, "hello-world")).toBe(1);
+    const unused = await world.broker.services.approvals.get(other.tenantId, first.approval_id);
+    expect({ status: unused.status, consumed_at: unused.consumedAt }).toEqual({ status: "approved", consumed_at: null });
+    const replayed = await execute(world.broker, request);
+    expect(replayed.body).toEqual(ran.body);
+  });
 });

@@ -4,7 +4,7 @@
  * provider holds the approved write leaves a call that answers 409 request_in_progress while it
  * might still be running, then 409 outcome_unknown (audited once) once the takeover window has
  * passed: to continue and to execute with the same idempotency key alike, with no new approval and
- * no second write.
+ * no second write. A re-execute carrying `approval_id` starts the same way.
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -65,8 +65,11 @@ describeEachDatabase("an approved call across a broker crash", (kind) => {
     const key = `crash-approved-${randomUUID()}`;
     const keyed = { tool_name: "scm.delete_repository", arguments: { owner: "octocat", repo: "hello-world" }, connected_account_id: scm, idempotency_key: key };
     const unkeyed = { tool_name: "scm.delete_repository", arguments: { owner: "octocat", repo: "private-notes" }, connected_account_id: scm };
+    const reexecuted = { tool_name: "scm.delete_repository", arguments: { owner: "octocat", repo: "spoon-knife" }, connected_account_id: scm };
     const withKey = await approved(keyed);
     const withoutKey = await approved(unkeyed);
+    const byApprovalId = await approved(reexecuted);
+    const reexecute = { ...reexecuted, approval_id: byApprovalId.approval_id, idempotency_key: `crash-reexecute-${randomUUID()}` };
 
     // The doomed broker continues both; the provider holds the writes until the broker is killed.
     world.fakes.github.setApiDelay(60_000);
@@ -74,13 +77,15 @@ describeEachDatabase("an approved call across a broker crash", (kind) => {
     const crashed = asTestBroker(doomed);
     void continueInvocation(crashed, world.jwt, withKey.invocation_id).catch(() => undefined);
     void continueInvocation(crashed, world.jwt, withoutKey.invocation_id).catch(() => undefined);
-    await waitFor(() => deletes() === before + 2, "both writes at the provider");
+    void execute(crashed, world.jwt, reexecute).catch(() => undefined);
+    await waitFor(() => deletes() === before + 3, "the three writes at the provider");
     doomed.child.kill("SIGKILL");
     await doomed.exited;
     world.fakes.github.setApiDelay(0);
 
-    const invocations = async () => (await tenantRows(world.broker, "invocations", world.tenant.tenantId)).filter((row) => row.id === withKey.invocation_id || row.id === withoutKey.invocation_id);
-    expect((await invocations()).map((row) => row.status)).toEqual(["sending", "sending"]);
+    const started = [withKey, withoutKey, byApprovalId].map((pending) => pending.invocation_id);
+    const invocations = async () => (await tenantRows(world.broker, "invocations", world.tenant.tenantId)).filter((row) => started.includes(row.id));
+    expect((await invocations()).map((row) => row.status)).toEqual(["sending", "sending", "sending"]);
     const keyRow = (await tenantRows(world.broker, "idempotency_keys", world.tenant.tenantId)).find((row) => row.key === key);
     expect(keyRow).toMatchObject({ status: "sending", invocation_id: withKey.invocation_id });
 
@@ -88,9 +93,14 @@ describeEachDatabase("an approved call across a broker crash", (kind) => {
     expectError(await continueInvocation(world.broker, world.jwt, withKey.invocation_id), 409, "request_in_progress");
     expectError(await continueInvocation(world.broker, world.jwt, withoutKey.invocation_id), 409, "request_in_progress");
     expectError(await execute(world.broker, world.jwt, keyed), 409, "request_in_progress");
+    expectError(await execute(world.broker, world.jwt, reexecute), 409, "request_in_progress");
 
     clock.advance(IN_PROGRESS_STALE_MS + 180_000); // the manual clock stood still while the test set up
-    for (const { invocation_id } of [withKey, withoutKey]) {
+    // The re-executed call is settled through its key first, then answers continue the same way.
+    const sameRequest = await execute(world.broker, world.jwt, reexecute);
+    expectError(sameRequest, 409, "outcome_unknown");
+    expect(sameRequest.body.error.details.invocation_id).toBe(byApprovalId.invocation_id);
+    for (const { invocation_id } of [withKey, withoutKey, byApprovalId]) {
       const unknown = await continueInvocation(world.broker, world.jwt, invocation_id);
       expectError(unknown, 409, "outcome_unknown");
       expect(unknown.body.error.details.invocation_id).toBe(invocation_id);
@@ -103,17 +113,30 @@ describeEachDatabase("an approved call across a broker crash", (kind) => {
     expect(sameKey.body.error.details).toMatchObject({ invocation_id: withKey.invocation_id, idempotency_key: key });
     expect(sameKey.headers.get("idempotent-replayed")).toBe("true");
 
-    expect(deletes()).toBe(before + 2);
-    expect(await approvals()).toHaveLength(2);
-    expect((await invocations()).map((row) => ({ status: row.status, error_code: row.error_code }))).toEqual([
-      { status: "unknown", error_code: "outcome_unknown" },
-      { status: "unknown", error_code: "outcome_unknown" },
-    ]);
+    expect(deletes()).toBe(before + 3);
+    expect(await approvals()).toHaveLength(3);
+    for (const row of await invocations()) expect(row).toMatchObject({ status: "unknown", error_code: "outcome_unknown" });
     const audit = await tenantRows(world.broker, "audit_events", world.tenant.tenantId);
-    for (const { invocation_id } of [withKey, withoutKey]) {
+    for (const invocation_id of started) {
       const fate = audit.filter((row) => row.target_id === invocation_id && row.action === "tool.executed");
       expect(fate).toHaveLength(1);
       expect(fate[0]).toMatchObject({ outcome: "unknown" });
     }
+  });
+
+  it("settles a call a broker before this fix left awaiting approval with its approval consumed", async () => {
+    const pending = await approved({ tool_name: "scm.delete_repository", arguments: { owner: "octocat", repo: "legacy" }, connected_account_id: scm });
+    // What a broker that consumed the approval apart from marking the call left behind when it died.
+    await world.broker.services.store.db.updateTable("approvals").set({ status: "consumed", consumed_at: clock.now().toISOString() }).where("id", "=", pending.approval_id).execute();
+    const before = deletes();
+
+    expectError(await continueInvocation(world.broker, world.jwt, pending.invocation_id), 409, "request_in_progress");
+    clock.advance(IN_PROGRESS_STALE_MS + 1000);
+    const unknown = await continueInvocation(world.broker, world.jwt, pending.invocation_id);
+    expectError(unknown, 409, "outcome_unknown");
+    expect(unknown.body.error.details).toEqual({ invocation_id: pending.invocation_id });
+    expect(deletes()).toBe(before);
+    const audit = (await tenantRows(world.broker, "audit_events", world.tenant.tenantId)).filter((row) => row.target_id === pending.invocation_id && row.action === "tool.executed");
+    expect(audit.map((row) => row.outcome)).toEqual(["unknown"]);
   });
 });

@@ -88,7 +88,7 @@ export function registerToolRoutes(app: App, deps: ToolRouteDeps) {
           "404 not_found: unknown tool, or a handle not in this tenant. 422: invalid_request (body), invalid_tool_args (arguments vs the tool's schema), " +
           "credential_required, credential_mismatch (other provider or env), connection_unusable (revoked/expired: reconnect). " +
           "403 policy_denied. 409 approval_required (details: approval_id, invocation_id, expires_at), approval_* on re-execute, " +
-          "idempotency_key_reused, request_in_progress, outcome_unknown (the broker stopped while sending this write under the key; never re-sent). " +
+          "idempotency_key_reused, request_in_progress, outcome_unknown (the broker stopped while sending this write, or this approved call, under the key; never re-sent). " +
           "502 upstream_error (details.upstream_status; details.reason unexpected_response for a 2xx body the tool does not understand). 503 vault_unavailable. " +
           "A replayed idempotent response carries `Idempotent-Replayed: true`. An approval_id on a call that needs no approval is ignored and not recorded.",
         body: ExecuteBody,
@@ -108,7 +108,9 @@ export function registerToolRoutes(app: App, deps: ToolRouteDeps) {
         summary: "Resume a call after its approval was decided",
         description:
           "No body is needed. 409 approval_pending while undecided, 403 policy_denied when denied, 409 approval_expired after expiry. " +
-          "Once approved, the stored call runs exactly once; later continues return the same stored outcome.",
+          "Once approved, the stored call runs exactly once; later continues return the same stored outcome. " +
+          "409 request_in_progress while it runs; if the broker stopped while sending it, 409 outcome_unknown (details.invocation_id) once 5 minutes have passed, never re-sent. " +
+          "409 idempotency_key_reused when the call's idempotency_key was meanwhile used by another call (nothing runs, the approval stays unused).",
         params: IdParams,
         body: ContinueBody,
         response: { 200: ExecuteResult, ...errorResponses(400, 401, 403, 404, 409, 422, 429, 502, 503) },

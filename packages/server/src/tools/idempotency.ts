@@ -56,7 +56,10 @@ export function createIdempotency({ queries, clock }: IdempotencyDeps) {
     return claim.inserted === true;
   }
 
-  /** Forgets a key, unless its request was announced as sending (by another call than `sentBy`, whose request never left). */
+  /**
+   * Forgets a key, unless a request under it was announced as sending. `sentBy` names a call whose
+   * outcome says its own announced request never left: its mark is forgotten too.
+   */
   async function release(scope: IdempotencyScope, executor?: Executor, sentBy?: string) {
     await queries.deleteInProgress(scope, executor, sentBy);
   }

@@ -10,6 +10,7 @@ import type { EventOutbox } from "../events/event-outbox.js";
 import type { TestOrLive } from "../ids.js";
 import { decodeCursor, encodeCursor, invalidCursor } from "../http/cursor.js";
 import { requireOAuthClient, type ResolvedProvider, type ScopedProviders } from "../providers/catalogue.js";
+import { mayRevokeAt, originChange, originsOf, describeChange } from "../providers/credential-origins.js";
 import type { UpstreamClient } from "../providers/upstream-client.js";
 import type { Store, Tx } from "../store/database.js";
 import { retryingTransaction } from "../store/retrying-transaction.js";
@@ -60,6 +61,8 @@ type ConnectionServiceDeps = {
 };
 
 const hashState = (state: string) => createHash("sha256").update(state).digest("hex");
+type UpstreamRevocationAttempt = { outcome: UpstreamRevocation; /** Why no request was sent to the provider. */ notSent?: Record<string, unknown> };
+
 const oauthError = (code: "oauth_state_invalid" | "oauth_state_expired" | "oauth_denied" | "oauth_exchange_failed", message: string, details?: Record<string, unknown>) =>
   new BrokerError(code, message, details);
 
@@ -211,6 +214,10 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
         endUserId: row.end_user_id,
         label: row.label,
         oauthAppId: row.oauth_app_id,
+        // The tokens will only ever go to where they were just issued (providers/credential-origins.ts).
+        origins: originsOf(provider),
+        reconnectReason: null,
+        refreshStartedAt: null,
       };
       await storeNew(connection, row.connect_session_id);
       return { connectionId: id, tenantId: row.tenant_id, provider: provider.id, displayName: identity.displayName, redirectAfter: row.redirect_after, connectSessionId: row.connect_session_id };
@@ -294,27 +301,27 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       const connection = await queries.find(tenantId, id, owner);
       if (!connection) throw notFound("connection");
       if (connection.status === "revoked") return present(connection);
-      const upstreamRevocation = await revokeUpstream(connection);
+      const upstream = await revokeUpstream(connection);
       const at = clock.now().toISOString();
-      const revoked = await retryingTransaction(store.db, (trx) => recordRevocation(trx, connection, actor, upstreamRevocation, at));
+      const revoked = await retryingTransaction(store.db, (trx) => recordRevocation(trx, connection, actor, upstream, at));
       // After the commit: invalidating earlier lets a concurrent read cache the connection as it was.
       deps.cache.invalidate(id);
-      if (revoked) return present({ ...connection, status: "revoked", credentialSealed: null, revokedAt: at, updatedAt: at, upstreamRevocation });
+      if (revoked) return present({ ...connection, status: "revoked", credentialSealed: null, revokedAt: at, updatedAt: at, upstreamRevocation: upstream.outcome });
     }
     throw new BrokerError("conflict", "the connection's credential kept changing while it was being revoked; try again");
   }
 
   /** False when the stored credential changed since it was revoked upstream (see markRevoked). */
-  async function recordRevocation(trx: Tx, connection: Connection, actor: AuditActor, upstreamRevocation: UpstreamRevocation, at: string): Promise<boolean> {
+  async function recordRevocation(trx: Tx, connection: Connection, actor: AuditActor, upstream: UpstreamRevocationAttempt, at: string): Promise<boolean> {
     const { id, tenantId, provider, env, endUserId } = connection;
-    if (!(await queries.markRevoked(id, connection.credentialSealed, at, upstreamRevocation, trx))) return false;
+    if (!(await queries.markRevoked(id, connection.credentialSealed, at, upstream.outcome, trx))) return false;
     await deps.audit.appendIn(trx, {
       tenantId,
       actor,
       action: "connection.revoked",
       target: { type: "connection", id },
       endUserId,
-      data: { provider, env, upstream_revocation: upstreamRevocation },
+      data: { provider, env, upstream_revocation: upstream.outcome, ...(upstream.notSent ? { upstream_revocation_not_sent: upstream.notSent } : {}) },
     });
     await deps.events.emitIn(trx, {
       tenantId,
@@ -324,9 +331,12 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
     return true;
   }
 
-  /** Revokes the grant at the provider with the tokens the connection holds now. */
-  async function revokeUpstream(connection: Connection): Promise<UpstreamRevocation> {
-    if (!connection.credentialSealed) return "unsupported";
+  /**
+   * Revokes the grant at the provider with the tokens the connection holds now, and only at an
+   * origin they were issued for: a provider that moved since gets no token, not even to revoke it.
+   */
+  async function revokeUpstream(connection: Connection): Promise<UpstreamRevocationAttempt> {
+    if (!connection.credentialSealed) return { outcome: "unsupported" };
     const tokens = await openTokens(vault, connection).catch((error: unknown) => {
       // With the vault itself down (wrong or missing master key, failing storage) change
       // nothing: the grant can still be revoked upstream once it is back. A single
@@ -334,14 +344,27 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       if (vault.status().status === "degraded") throw error;
       return undefined;
     });
-    if (!tokens) return "failed";
+    if (!tokens) return { outcome: "failed" };
     // The app that issued the tokens is gone or unreadable: the grant cannot be revoked with it, but
     // the connection still is (as with an unreadable ciphertext), unless the vault itself is down.
     const issuer = await deps.oauthApps.forIssuer(connection.tenantId, connection.provider, connection.oauthAppId).catch((error: unknown) => {
       if (vault.status().status === "degraded") throw error;
       return undefined;
     });
-    return issuer ? deps.oauthClient.revoke(issuer, tokens.accessToken) : "failed";
+    if (!issuer) return { outcome: "failed" };
+    const notSent = refusedRevocation(connection, issuer);
+    if (notSent) return { outcome: "failed", notSent };
+    return { outcome: await deps.oauthClient.revoke(issuer, tokens.accessToken) };
+  }
+
+  /** Why the revocation must not be sent to the provider as it is configured now, if it must not. */
+  function refusedRevocation(connection: Connection, issuer: ResolvedProvider): Record<string, unknown> | undefined {
+    if (connection.origins.api === null) return undefined;
+    const change = originChange(connection.origins, originsOf(issuer), "oauth2");
+    if (change) return { reason: "origin_changed", ...describeChange(change) };
+    const revocationUrl = issuer.oauth?.revokeUrl;
+    if (revocationUrl && !mayRevokeAt(connection.origins, revocationUrl)) return { reason: "revocation_origin", revocation_url: revocationUrl };
+    return undefined;
   }
 
   async function present(connection: Connection) {
@@ -360,6 +383,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       upstream_revocation: connection.upstreamRevocation,
       end_user_id: connection.endUserId,
       label: connection.label,
+      reconnect_reason: connection.status === "expired" ? connection.reconnectReason : null,
     };
   }
 }

@@ -11,6 +11,7 @@ import * as catalogue from "./0009-catalogue.js";
 import * as auditChainTails from "./0010-audit-chain-tails.js";
 import * as meteredInvocations from "./0011-metered-invocations.js";
 import * as meteringReportTimes from "./0012-metering-report-times.js";
+import * as credentialOrigins from "./0014-credential-origins.js";
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   "0010-audit-chain-tails": auditChainTails,
   "0011-metered-invocations": meteredInvocations,
   "0012-metering-report-times": meteringReportTimes,
+  "0014-credential-origins": credentialOrigins,
 };

@@ -107,6 +107,7 @@ describeEachDatabase("OAuth connect flow", (kind) => {
         upstream_revocation: null,
         end_user_id: null,
         label: null,
+        reconnect_reason: null,
       });
 
       const executed = await executeTool(world.broker, world.tenant, { tool_name: p.tool, connected_account_id: id });

@@ -139,6 +139,29 @@ describeEachDatabase("a custom provider re-pointed after credentials were issued
     expect(oauthTasks.stats.revocations).toBe(revocations);
     expect(elsewhere.requests).toEqual([]);
   });
+  it("never sends a token to a revocation_url moved outside the origins it was issued for", async () => {
+    const declaration = {
+      id: "tasks-revocable",
+      display_name: "Tasks (revocable)",
+      api_base_url: oauthTasks.apiBaseUrl,
+      auth: { type: "oauth2", authorize_url: oauthTasks.authorizeUrl, token_url: oauthTasks.tokenUrl, revocation_url: oauthTasks.revokeUrl, scopes: ["tasks"] },
+      identity: { path: "/me", account_id: "/id", display_name: "/name" },
+    };
+    expect((await post("/v1/providers", { env: "test", declaration })).status).toBe(201);
+    expect((await post("/v1/providers/tasks-revocable/tools", { declaration: getTaskTool("tasks-revocable") })).status).toBe(201);
+    await call(broker, "PUT", "/v1/providers/tasks-revocable/oauth-client", { ...asOperator(acme), body: { env: "test", client_id: CLIENT.id, client_secret: CLIENT.secret } });
+    const connectionId = await connectAccount(broker, acme, "tasks-revocable");
+    expect((await patchProvider("tasks-revocable", { auth: { revocation_url: `${elsewhere.url}/oauth/revoke` } })).status).toBe(200);
+    // Its token endpoint and API did not move: calls go on.
+    const token = await mintBrokerToken(broker, acme);
+    expect((await execute(broker, token, { tool_name: "tasks-revocable.get_task", arguments: { id: "task-1" }, connected_account_id: connectionId })).status).toBe(200);
+
+    const revoked = await call(broker, "DELETE", `/v1/connections/${connectionId}`, asOperator(acme));
+    expect(revoked.body).toMatchObject({ status: "revoked", upstream_revocation: "failed" });
+    expect(elsewhere.requests).toEqual([]);
+    const [audit] = (await auditData(broker, acme, "connection.revoked")).filter((event) => event.target.id === connectionId);
+    expect(audit!.data).toMatchObject({ upstream_revocation_not_sent: { reason: "revocation_origin" } });
+  });
 });
 
 describeEachDatabase("a BROKER_PROVIDER_*_API_BASE_URL changed between two starts", (kind) => {

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTenant, startBroker, testMasterKey, type TestBroker, type TestTenant } from "./support/broker.js";
 import { connectAccount } from "./support/connect.js";
+import { completeAuthorization } from "./support/fake-upstreams/index.js";
 import { eventsOf } from "./support/connections.js";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "./support/databases.js";
 import { expectError } from "./support/expect.js";
@@ -161,6 +162,26 @@ describeEachDatabase("a custom provider re-pointed after credentials were issued
     expect(elsewhere.requests).toEqual([]);
     const [audit] = (await auditData(broker, acme, "connection.revoked")).filter((event) => event.target.id === connectionId);
     expect(audit!.data).toMatchObject({ upstream_revocation_not_sent: { reason: "revocation_origin" } });
+  });
+  it("never exchanges an authorization code at a token_url changed while the connect was under way", async () => {
+    const declaration = {
+      id: "tasks-midflow",
+      display_name: "Tasks (mid-flow)",
+      api_base_url: oauthTasks.apiBaseUrl,
+      auth: { type: "oauth2", authorize_url: oauthTasks.authorizeUrl, token_url: oauthTasks.tokenUrl, scopes: ["tasks"] },
+      identity: { path: "/me", account_id: "/id", display_name: "/name" },
+    };
+    expect((await post("/v1/providers", { env: "test", declaration })).status).toBe(201);
+    await call(broker, "PUT", "/v1/providers/tasks-midflow/oauth-client", { ...asOperator(acme), body: { env: "test", client_id: CLIENT.id, client_secret: CLIENT.secret } });
+    const start = await post("/v1/connections/oauth/start", { provider: "tasks-midflow" });
+    expect(start.status, start.text).toBe(200);
+    const authorization = await completeAuthorization(start.body.authorize_url);
+    expect((await patchProvider("tasks-midflow", { auth: { token_url: `${elsewhere.url}/oauth/token` } })).status).toBe(200);
+
+    const callback = await call(broker, "GET", `${authorization.location!.pathname}${authorization.location!.search}`);
+    expectError(callback, 400, "oauth_state_invalid");
+    expect(callback.body.error.details).toMatchObject({ reason: "origin_changed", changed: ["token_url"] });
+    expect(elsewhere.requests).toEqual([]);
   });
 });
 

@@ -99,6 +99,13 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
     }
   }
 
+  /** The provider moved while the flow was under way: its code and verifier go nowhere else. */
+  function assertSameOrigins(state: { token_origin: string | null; api_origin: string | null }, provider: ResolvedProvider) {
+    if (state.api_origin === null) return;
+    const change = originChange({ token: state.token_origin, api: state.api_origin }, originsOf(provider), "oauth2");
+    if (change) throw oauthError("oauth_state_invalid", "the provider's address changed while this connection was under way; nothing was sent to it; start the connection again", { reason: "origin_changed", ...describeChange(change) });
+  }
+
   /** Admins see every connection of the tenant; other members only those they connected. */
   const visibleOwner = (operator: OperatorContext): Owner | undefined => (operator.role === "admin" ? undefined : operator);
 
@@ -111,6 +118,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
     const { verifier, challenge } = await deps.oauthClient.generatePkce();
     const state = deps.oauthClient.generateState();
     const stateHash = hashState(state);
+    const startedWith = originsOf(provider);
     const now = clock.now();
     const expiresAt = new Date(now.getTime() + OAUTH_STATE_TTL_MS).toISOString();
     await queries.deleteStatesExpiredBefore(new Date(now.getTime() - OAUTH_STATE_TTL_MS).toISOString());
@@ -131,6 +139,8 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       label: initiator.label,
       connect_session_id: initiator.connectSessionId,
       oauth_app_id: oauthAppId,
+      token_origin: startedWith.token,
+      api_origin: startedWith.api,
     });
     return { authorize_url: deps.oauthClient.authorizeUrl(provider, { state, challenge, redirectUri, scopes }), state, expires_at: expiresAt };
   }
@@ -177,6 +187,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       }
       const provider = await deps.oauthApps.forIssuer(row.tenant_id, row.provider, row.oauth_app_id);
       requireOAuthClient(provider);
+      assertSameOrigins(row, provider);
       const verifier = await vault.open({ tenantId: row.tenant_id, table: "oauth_states", rowId: stateHash, field: "code_verifier" }, row.code_verifier_sealed);
       const { tokens, raw } = await completeExchange(provider, state, verifier, params);
 

@@ -17,8 +17,16 @@ export type OriginChange = { from: BoundOrigins; to: CredentialOrigins; fields: 
 /** Parsed once per distinct URL: the hot path compares strings, it never parses. */
 export const originOf = memoizeByKey((url) => new URL(url).origin, { maxEntries: 1_000, maxKeyLength: 2_048 });
 
+/** Providers are immutable once resolved: their origins are worked out once per provider object. */
+const originsByProvider = new WeakMap<object, CredentialOrigins>();
+
 export function originsOf(provider: Pick<ResolvedProvider, "apiBaseUrl" | "oauth">): CredentialOrigins {
-  return { token: provider.oauth ? originOf(provider.oauth.tokenUrl) : null, api: originOf(provider.apiBaseUrl) };
+  let origins = originsByProvider.get(provider);
+  if (!origins) {
+    origins = { token: provider.oauth ? originOf(provider.oauth.tokenUrl) : null, api: originOf(provider.apiBaseUrl) };
+    originsByProvider.set(provider, origins);
+  }
+  return origins;
 }
 
 /** Never bound: a row stored before the broker recorded origins (bound at its first use). */

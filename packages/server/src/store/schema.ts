@@ -154,6 +154,9 @@ export interface OAuthStatesTable {
   connect_session_id: string | null;
   /** The tenant's own OAuth app the flow runs with; null for the broker-wide client. */
   oauth_app_id: string | null;
+  /** Origins of the token endpoint and API the flow started with: the callback exchanges the code only there. */
+  token_origin: string | null;
+  api_origin: string | null;
 }
 
 export interface OAuthAppsTable {

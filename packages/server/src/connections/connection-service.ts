@@ -10,17 +10,18 @@ import type { EventOutbox } from "../events/event-outbox.js";
 import type { TestOrLive } from "../ids.js";
 import { decodeCursor, encodeCursor, invalidCursor } from "../http/cursor.js";
 import { requireOAuthClient, type ResolvedProvider, type ScopedProviders } from "../providers/catalogue.js";
-import { mayRevokeAt, originChange, originsOf, describeChange } from "../providers/credential-origins.js";
+import { originChange, originsOf, describeChange } from "../providers/credential-origins.js";
 import type { UpstreamClient } from "../providers/upstream-client.js";
 import type { Store, Tx } from "../store/database.js";
 import { retryingTransaction } from "../store/retrying-transaction.js";
 import type { Vault } from "../vault/vault.js";
 import { openTokens, sealTokens } from "./credential-bundle.js";
 import type { ConnectionCache } from "./connection-cache.js";
-import type { Connection, Owner, UpstreamRevocation } from "./connection.js";
+import type { Connection, Owner } from "./connection.js";
 import type { ConnectionQueries } from "./connection-queries.js";
 import type { OAuthAppService } from "../oauth-apps/oauth-app-service.js";
 import { UpstreamOAuthError, type OAuthClient } from "./oauth-client.js";
+import { createUpstreamRevocation, type UpstreamRevocationAttempt } from "./upstream-revocation.js";
 
 export const OAUTH_STATE_TTL_MS = 10 * 60_000;
 export const CALLBACK_PATH = "/v1/connections/oauth/callback";
@@ -61,8 +62,6 @@ type ConnectionServiceDeps = {
 };
 
 const hashState = (state: string) => createHash("sha256").update(state).digest("hex");
-type UpstreamRevocationAttempt = { outcome: UpstreamRevocation; /** Why no request was sent to the provider. */ notSent?: Record<string, unknown> };
-
 const oauthError = (code: "oauth_state_invalid" | "oauth_state_expired" | "oauth_denied" | "oauth_exchange_failed", message: string, details?: Record<string, unknown>) =>
   new BrokerError(code, message, details);
 
@@ -70,6 +69,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
   const { store, queries, vault, clock } = deps;
   const redirectUri = `${deps.publicUrl}${CALLBACK_PATH}`;
   const operatorActor = (op: Owner) => ({ type: "operator" as const, id: `${op.issuer}|${op.subject}` });
+  const upstreamRevocation = createUpstreamRevocation(deps);
   const creatorActor = (connection: Pick<Connection, "endUserId" | "owner">) =>
     connection.endUserId !== null ? { type: "end_user" as const, id: connection.endUserId } : operatorActor(connection.owner);
 
@@ -312,7 +312,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       const connection = await queries.find(tenantId, id, owner);
       if (!connection) throw notFound("connection");
       if (connection.status === "revoked") return present(connection);
-      const upstream = await revokeUpstream(connection);
+      const upstream = await upstreamRevocation.revoke(connection);
       const at = clock.now().toISOString();
       const revoked = await retryingTransaction(store.db, (trx) => recordRevocation(trx, connection, actor, upstream, at));
       // After the commit: invalidating earlier lets a concurrent read cache the connection as it was.
@@ -340,42 +340,6 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       data: { connected_account_id: id, provider, env, display_name: connection.displayName, end_user_id: endUserId, label: connection.label, revoked_at: at },
     });
     return true;
-  }
-
-  /**
-   * Revokes the grant at the provider with the tokens the connection holds now, and only at an
-   * origin they were issued for: a provider that moved since gets no token, not even to revoke it.
-   */
-  async function revokeUpstream(connection: Connection): Promise<UpstreamRevocationAttempt> {
-    if (!connection.credentialSealed) return { outcome: "unsupported" };
-    const tokens = await openTokens(vault, connection).catch((error: unknown) => {
-      // With the vault itself down (wrong or missing master key, failing storage) change
-      // nothing: the grant can still be revoked upstream once it is back. A single
-      // unreadable ciphertext, though, is worthless and goes.
-      if (vault.status().status === "degraded") throw error;
-      return undefined;
-    });
-    if (!tokens) return { outcome: "failed" };
-    // The app that issued the tokens is gone or unreadable: the grant cannot be revoked with it, but
-    // the connection still is (as with an unreadable ciphertext), unless the vault itself is down.
-    const issuer = await deps.oauthApps.forIssuer(connection.tenantId, connection.provider, connection.oauthAppId).catch((error: unknown) => {
-      if (vault.status().status === "degraded") throw error;
-      return undefined;
-    });
-    if (!issuer) return { outcome: "failed" };
-    const notSent = refusedRevocation(connection, issuer);
-    if (notSent) return { outcome: "failed", notSent };
-    return { outcome: await deps.oauthClient.revoke(issuer, tokens.accessToken) };
-  }
-
-  /** Why the revocation must not be sent to the provider as it is configured now, if it must not. */
-  function refusedRevocation(connection: Connection, issuer: ResolvedProvider): Record<string, unknown> | undefined {
-    if (connection.origins.api === null) return undefined;
-    const change = originChange(connection.origins, originsOf(issuer), "oauth2");
-    if (change) return { reason: "origin_changed", ...describeChange(change) };
-    const revocationUrl = issuer.oauth?.revokeUrl;
-    if (revocationUrl && !mayRevokeAt(connection.origins, revocationUrl)) return { reason: "revocation_origin", revocation_url: revocationUrl };
-    return undefined;
   }
 
   async function present(connection: Connection) {

@@ -93,10 +93,10 @@ export function createCredentialRefresher(deps: RefresherDeps) {
    * expires it (audited with the old and new origins). A connection stored before origins were
    * recorded is bound to the provider's origins now, once.
    */
-  async function assertOrigins(connection: Connection, provider: ResolvedProvider): Promise<void> {
+  async function assertOrigins(connection: Connection, provider: ResolvedProvider, db: Executor = store.db): Promise<void> {
     const current = originsOf(provider);
     if (isUnbound(connection.origins)) {
-      await queries.bindOrigins(connection.id, current);
+      await queries.bindOrigins(connection.id, current, db);
       connection.origins = current;
       deps.cache.invalidate(connection.id);
       return;
@@ -134,7 +134,7 @@ export function createCredentialRefresher(deps: RefresherDeps) {
     // the broker-wide one. Read on `db`: on PostgreSQL this runs inside the locked transaction, and a
     // second pool connection per refresh would starve the pool when many refresh at once.
     const issuer = await deps.oauthApps.forIssuer(connection.tenantId, connection.provider, connection.oauthAppId, db);
-    await assertOrigins(connection, issuer);
+    await assertOrigins(connection, issuer, db);
     let next: TokenSet;
     try {
       next = await deps.oauthClient.refresh(issuer, current);
@@ -209,7 +209,7 @@ export function createCredentialRefresher(deps: RefresherDeps) {
       await findActive(store.db, connection.tenantId, connection.id);
     },
     /** Before a call: the provider it goes to must still have the origins the connection was issued for. */
-    assertOrigins,
+    assertOrigins: (connection: Connection, provider: ResolvedProvider) => assertOrigins(connection, provider),
     unusable,
   };
 }

@@ -210,7 +210,6 @@ export function createCredentialRefresher(deps: RefresherDeps) {
     },
     /** Before a call: the provider it goes to must still have the origins the connection was issued for. */
     assertOrigins: (connection: Connection, provider: ResolvedProvider) => assertOrigins(connection, provider),
-    unusable,
   };
 }
 

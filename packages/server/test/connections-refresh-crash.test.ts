@@ -105,4 +105,18 @@ describeEachDatabase("a broker killed during a rotating refresh", (kind) => {
     expect(world.fakes.linear.stats.refreshGrants).toBe(refreshes + 1);
     expect(await connectionRow(world.broker, connectionId)).toMatchObject({ status: "active", refresh_started_at: null, reconnect_reason: null });
   });
+
+  it("leaves no record after a refresh the provider refused without rotating, so a later refusal is not taken for an interrupted one", async () => {
+    const connectionId = await connect(world, "tracker");
+    world.fakes.linear.expireAllAccessTokens();
+    world.fakes.linear.failNextTokenRequest(1, { status: 400, body: { error: "invalid_client", error_description: "client suspended for a moment" } });
+    expectError(await listIssues(world.broker, connectionId), 502, "upstream_error");
+    expect((await connectionRow(world.broker, connectionId))?.refresh_started_at).toBeNull();
+
+    world.fakes.linear.revokeAllRefreshTokens();
+    const refused = await listIssues(world.broker, connectionId);
+    expectError(refused, 422, "connection_unusable");
+    expect(refused.body.error.details.reason).toBeUndefined();
+    expect(await connectionRow(world.broker, connectionId)).toMatchObject({ status: "expired", reconnect_reason: "refresh_refused" });
+  });
 });

@@ -47,6 +47,8 @@ type RefresherDeps = {
 export function createCredentialRefresher(deps: RefresherDeps) {
   const { store, queries, vault, clock } = deps;
   const inFlight = new Map<string, Promise<TokenSet>>();
+  /** Refresh failures the provider answered (it rotated nothing): they leave no write-ahead mark behind. */
+  const answeredRefusals = new WeakSet<object>();
   // Connections may come from the connection cache, whose lastUsedAt lags our own writes.
   const noteUse = createLastUsedRecorder({ clock, write: (id, at) => queries.touchLastUsed(id, at) });
 
@@ -145,11 +147,12 @@ export function createCredentialRefresher(deps: RefresherDeps) {
         await markExpired(connection, interrupted ? "refresh_interrupted" : "refresh_refused", interrupted ? "refresh_interrupted" : error.error, interrupted ? { upstream_error: error.error } : {});
         throw unusable({ status: "expired", endUserId: connection.endUserId, reconnectReason: interrupted ? "refresh_interrupted" : null });
       }
-      // The provider answered with a refusal: nothing was rotated, so this attempt leaves no mark.
-      if (ownMark && error instanceof UpstreamOAuthError && !error.providerFailed) await queries.clearRefreshMark(id, db).catch(() => undefined);
-      throw new BrokerError("upstream_error", "the provider's token endpoint refused to refresh the credential", {
+      const failed = new BrokerError("upstream_error", "the provider's token endpoint refused to refresh the credential", {
         reason: error instanceof UpstreamOAuthError ? error.error : "network",
       });
+      // The provider answered with a refusal: nothing was rotated, so this attempt leaves no mark.
+      if (ownMark && error instanceof UpstreamOAuthError && !error.providerFailed) answeredRefusals.add(failed);
+      throw failed;
     }
     const sealed = await sealTokens(vault, connection.tenantId, connection.id, next);
     const stored = await queries.updateCredential(connection.id, connection.credentialSealed!, sealed, clock.now().toISOString(), db);
@@ -177,12 +180,18 @@ export function createCredentialRefresher(deps: RefresherDeps) {
    */
   async function refreshSerialised(connection: Connection, force: boolean, staleAccessToken?: string): Promise<TokenSet> {
     const ownMark = await queries.markRefreshStarted(connection.id, clock.now().toISOString());
-    if (store.kind !== "postgres") return refreshRow(store.db, connection.id, connection.tenantId, ownMark, force, staleAccessToken);
-    // Never retried as a whole: it spends a refresh token at the provider.
-    return (store.db as Db).transaction().execute(async (trx) => {
-      await store.lock(trx, `refresh:${connection.id}`);
-      return refreshRow(trx, connection.id, connection.tenantId, ownMark, force, staleAccessToken);
-    });
+    try {
+      if (store.kind !== "postgres") return await refreshRow(store.db, connection.id, connection.tenantId, ownMark, force, staleAccessToken);
+      // Never retried as a whole: it spends a refresh token at the provider.
+      return await (store.db as Db).transaction().execute(async (trx) => {
+        await store.lock(trx, `refresh:${connection.id}`);
+        return refreshRow(trx, connection.id, connection.tenantId, ownMark, force, staleAccessToken);
+      });
+    } catch (error) {
+      // Cleared after PostgreSQL's transaction, which rolls back whatever it wrote when it fails.
+      if (answeredRefusals.has(error as object)) await queries.clearRefreshMark(connection.id).catch(() => undefined);
+      throw error;
+    }
   }
 
   function singleFlight(connection: Connection, force: boolean, staleAccessToken?: string): Promise<TokenSet> {

@@ -344,4 +344,17 @@ if (missing.length) process.stdout.write(`\n[console] browser tests SKIPPED: mis
     await expect.poll(async () => (await call(broker, "GET", `/v1/connections/${accountId}`, { token: tenant.operatorToken, tenant: tenant.tenantId })).body.status, { timeout: 10_000 }).toBe("revoked");
     await page.close();
   });
+
+  it("says why an expired connection needs a reconnect", async () => {
+    const moved = await connectAccount(broker, tenant, "scm");
+    // As the broker leaves a connection whose provider was re-pointed since it was connected.
+    await broker.services.store.db.updateTable("connections").set({ status: "expired", reconnect_reason: "origin_changed" }).where("id", "=", moved).execute();
+    const page = await signIn(tenant.operatorSubject);
+    await page.getByRole("link", { name: "Connections" }).click();
+    const hint = page.getByText("The provider's address changed since this account was connected");
+    await expect.poll(() => hint.isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await page.getByRole("row").filter({ has: hint }).getByText("expired").isVisible()).toBe(true);
+    await shoot(page, "connections-reconnect");
+    await page.close();
+  });
 });

@@ -52,6 +52,7 @@ import { createConnectionQueries } from "./connections/connection-queries.js";
 import { registerConnectionRoutes } from "./connections/connection-routes.js";
 import { createConnectionService } from "./connections/connection-service.js";
 import { createCredentialRefresher } from "./connections/credential-refresher.js";
+import { createProviderMoves } from "./connections/provider-moves.js";
 import { createOAuthClient } from "./connections/oauth-client.js";
 import { createProviderCatalogue } from "./providers/catalogue.js";
 import { createCatalogueQueries } from "./catalogue/catalogue-queries.js";
@@ -142,6 +143,9 @@ export async function createServices(deps: BrokerDeps) {
   const toolCompiler = createToolCompiler({ linearPatterns: true });
   const catalogueQueries = createCatalogueQueries(store);
   const catalogue = createTenantCatalogue({ builtIn: { providers, tools: createToolCatalogue(providers) }, queries: catalogueQueries, compiler: toolCompiler, clock });
+  const connectionQueries = createConnectionQueries(store);
+  const connectionCache = createConnectionCache({ queries: connectionQueries, clock });
+  const secretItemQueries = createSecretItemQueries(store);
   const catalogueService = createCatalogueService({
     store,
     queries: catalogueQueries,
@@ -149,15 +153,14 @@ export async function createServices(deps: BrokerDeps) {
     catalogue,
     audit,
     clock,
+    providerMoves: createProviderMoves({ connections: connectionQueries, secretItems: secretItemQueries, cache: connectionCache, events, clock }),
   });
   const oauthClient = createOAuthClient({ upstream, allowInsecureRequests: !production, now: () => clock.now() });
-  const connectionQueries = createConnectionQueries(store);
-  const connectionCache = createConnectionCache({ queries: connectionQueries, clock });
   const oauthApps = createOAuthAppService({ store, queries: createOAuthAppQueries(store), vault, catalogue, audit, clock });
   const connectionDeps = { store, queries: connectionQueries, cache: connectionCache, vault, oauthClient, catalogue, oauthApps, audit, events, clock };
   const connections = createConnectionService({ ...connectionDeps, upstream, publicUrl: config.publicUrl, production });
   const credentialRefresher = createCredentialRefresher(connectionDeps);
-  const secretItems = createSecretItemService({ store, queries: createSecretItemQueries(store), vault, catalogue, audit, clock });
+  const secretItems = createSecretItemService({ store, queries: secretItemQueries, vault, catalogue, audit, clock });
   const connectSessionQueries = createConnectSessionQueries(store);
   const connectSessions = createConnectSessionService({ queries: connectSessionQueries, catalogue, connections, secretItems, controlKeys, agentApps, oauthApps, clock, publicUrl: config.publicUrl });
   const endUsers = createEndUserService({ queries: createEndUserQueries(store), connections, secretItems, connectSessions, audit });

@@ -107,6 +107,7 @@ describeEachDatabase("OAuth connect flow", (kind) => {
         upstream_revocation: null,
         end_user_id: null,
         label: null,
+        reconnect_reason: null,
       });
 
       const executed = await executeTool(world.broker, world.tenant, { tool_name: p.tool, connected_account_id: id });
@@ -182,7 +183,7 @@ describeEachDatabase("OAuth connect flow", (kind) => {
     expect(new Set(listed.body.data.map((c: { provider: string }) => c.provider))).toEqual(new Set(["scm", "chat", "tracker"]));
     for (const connection of listed.body.data) {
       expect(Object.keys(connection).sort()).toEqual(
-        ["connected_account_id", "created_at", "display_name", "end_user_id", "env", "label", "last_used_at", "provider", "revoked_at", "scopes", "status", "upstream_revocation"].sort(),
+        ["connected_account_id", "created_at", "display_name", "end_user_id", "env", "label", "last_used_at", "provider", "reconnect_reason", "revoked_at", "scopes", "status", "upstream_revocation"].sort(),
       );
     }
     for (const fake of [world.fakes.github, world.fakes.slack, world.fakes.linear]) {

@@ -1263,9 +1263,14 @@ export interface paths {
                             /** @description Last tool call with this connection; updated at most once a minute */
                             last_used_at: string | null;
                             provider: string;
+                            /** @description Why an expired connection needs a reconnect: `origin_changed` (the provider's token endpoint or API base URL moved since connect; the tokens are never sent to the new address), `refresh_interrupted` (a token refresh was cut short, e.g. by a crash, and the provider no longer accepts the old refresh token), `refresh_refused` (the provider refused the refresh token). Null while active, and for connections that expired before the broker recorded reasons. */
+                            reconnect_reason: ("origin_changed" | "refresh_interrupted" | "refresh_refused") | null;
                             revoked_at: string | null;
                             scopes: string[];
-                            /** @enum {string} */
+                            /**
+                             * @description `expired`: the account must be connected again (`reconnect_reason` says why when known); `revoked`: revoked here
+                             * @enum {string}
+                             */
                             status: "active" | "expired" | "revoked";
                             /** @description Outcome of the best-effort revocation at the provider */
                             upstream_revocation: ("revoked" | "failed" | "unsupported") | null;
@@ -1353,9 +1358,14 @@ export interface paths {
                             /** @description Last tool call with this connection; updated at most once a minute */
                             last_used_at: string | null;
                             provider: string;
+                            /** @description Why an expired connection needs a reconnect: `origin_changed` (the provider's token endpoint or API base URL moved since connect; the tokens are never sent to the new address), `refresh_interrupted` (a token refresh was cut short, e.g. by a crash, and the provider no longer accepts the old refresh token), `refresh_refused` (the provider refused the refresh token). Null while active, and for connections that expired before the broker recorded reasons. */
+                            reconnect_reason: ("origin_changed" | "refresh_interrupted" | "refresh_refused") | null;
                             revoked_at: string | null;
                             scopes: string[];
-                            /** @enum {string} */
+                            /**
+                             * @description `expired`: the account must be connected again (`reconnect_reason` says why when known); `revoked`: revoked here
+                             * @enum {string}
+                             */
                             status: "active" | "expired" | "revoked";
                             /** @description Outcome of the best-effort revocation at the provider */
                             upstream_revocation: ("revoked" | "failed" | "unsupported") | null;
@@ -1450,9 +1460,14 @@ export interface paths {
                             /** @description Last tool call with this connection; updated at most once a minute */
                             last_used_at: string | null;
                             provider: string;
+                            /** @description Why an expired connection needs a reconnect: `origin_changed` (the provider's token endpoint or API base URL moved since connect; the tokens are never sent to the new address), `refresh_interrupted` (a token refresh was cut short, e.g. by a crash, and the provider no longer accepts the old refresh token), `refresh_refused` (the provider refused the refresh token). Null while active, and for connections that expired before the broker recorded reasons. */
+                            reconnect_reason: ("origin_changed" | "refresh_interrupted" | "refresh_refused") | null;
                             revoked_at: string | null;
                             scopes: string[];
-                            /** @enum {string} */
+                            /**
+                             * @description `expired`: the account must be connected again (`reconnect_reason` says why when known); `revoked`: revoked here
+                             * @enum {string}
+                             */
                             status: "active" | "expired" | "revoked";
                             /** @description Outcome of the best-effort revocation at the provider */
                             upstream_revocation: ("revoked" | "failed" | "unsupported") | null;
@@ -5014,9 +5029,14 @@ export interface components {
             /** @description Last tool call with this connection; updated at most once a minute */
             last_used_at: string | null;
             provider: string;
+            /** @description Why an expired connection needs a reconnect: `origin_changed` (the provider's token endpoint or API base URL moved since connect; the tokens are never sent to the new address), `refresh_interrupted` (a token refresh was cut short, e.g. by a crash, and the provider no longer accepts the old refresh token), `refresh_refused` (the provider refused the refresh token). Null while active, and for connections that expired before the broker recorded reasons. */
+            reconnect_reason: ("origin_changed" | "refresh_interrupted" | "refresh_refused") | null;
             revoked_at: string | null;
             scopes: string[];
-            /** @enum {string} */
+            /**
+             * @description `expired`: the account must be connected again (`reconnect_reason` says why when known); `revoked`: revoked here
+             * @enum {string}
+             */
             status: "active" | "expired" | "revoked";
             /** @description Outcome of the best-effort revocation at the provider */
             upstream_revocation: ("revoked" | "failed" | "unsupported") | null;

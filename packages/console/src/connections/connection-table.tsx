@@ -1,4 +1,4 @@
-/** The connections table with Revoke (after a confirmation) on each active connection. */
+/** The connections table with Revoke (after a confirmation) on each active connection, and why an expired one needs a reconnect. */
 import { useState } from "react";
 import type { Connection } from "../api/types";
 import { StatusTag } from "../ui/bits";
@@ -8,6 +8,19 @@ import { WriteButton } from "../ui/write-button";
 import { useRevokeConnection } from "./connection-queries";
 
 const TONE = { active: "good", expired: "warn", revoked: "neutral" } as const;
+
+/** What happened to an expired connection, and what to do about it. */
+const RECONNECT_HINT: Record<NonNullable<Connection["reconnect_reason"]>, string> = {
+  origin_changed: "The provider's address changed since this account was connected; the broker sends its tokens nowhere else. Connect the account again.",
+  refresh_interrupted: "A token refresh was cut short (the broker stopped mid-refresh) and the provider no longer accepts the old token. Connect the account again.",
+  refresh_refused: "The provider refused to renew the tokens (access withdrawn or expired there). Connect the account again.",
+};
+
+function reconnectHint(connection: Connection): string | undefined {
+  if (connection.status !== "expired") return undefined;
+  const hint = connection.reconnect_reason ? RECONNECT_HINT[connection.reconnect_reason] : "Connect the account again.";
+  return connection.end_user_id ? hint.replace("Connect the account again.", "Its end user must connect it again (send them a connect link).") : hint;
+}
 
 export function ConnectionTable({ connections, onRevoked }: { connections: Connection[]; onRevoked(message: string): void }) {
   const revoke = useRevokeConnection();
@@ -48,6 +61,7 @@ export function ConnectionTable({ connections, onRevoked }: { connections: Conne
               <td>{connection.label ?? <span className="muted">—</span>}</td>
               <td>
                 <StatusTag status={connection.status} tone={TONE[connection.status]} />
+                {reconnectHint(connection) ? <p className="field-hint">{reconnectHint(connection)}</p> : null}
               </td>
               <td>{connection.env}</td>
               <td>

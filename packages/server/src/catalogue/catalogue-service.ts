@@ -8,6 +8,8 @@ import { randomUUID } from "node:crypto";
 import type { AuditActor, AuditLog } from "../audit/audit-log.js";
 import type { Clock } from "../clock.js";
 import { BrokerError, notFound } from "../errors.js";
+import type { ProviderMoves } from "../connections/provider-moves.js";
+import { describeChange, originChange, originOf, type CredentialOrigins } from "../providers/credential-origins.js";
 import type { Store, Tx } from "../store/database.js";
 import type { CatalogueEnv, CatalogueQueries, StoredProvider, StoredTool, ToolSource } from "./catalogue-queries.js";
 import type { ProviderDeclaration, ToolDeclaration } from "./declaration-schema.js";
@@ -30,11 +32,18 @@ type CatalogueServiceDeps = {
   catalogue: Pick<TenantCatalogue, "builtIn" | "invalidate">;
   audit: Pick<AuditLog, "appendIn">;
   clock: Clock;
+  providerMoves: Pick<ProviderMoves, "markMoved" | "forget">;
 };
+
+/** Where a declaration sends credentials: its token endpoint (OAuth) and its API. */
+const declaredOrigins = (declaration: ProviderDeclaration): CredentialOrigins => ({
+  token: declaration.auth.type === "oauth2" ? originOf(declaration.auth.token_url) : null,
+  api: originOf(declaration.api_base_url),
+});
 
 const isUniqueViolation = (error: unknown) => ["23505", "SQLITE_CONSTRAINT_UNIQUE"].includes(String((error as { code?: unknown } | null)?.code));
 
-export function createCatalogueService({ store, queries, checks, catalogue, audit, clock }: CatalogueServiceDeps) {
+export function createCatalogueService({ store, queries, checks, catalogue, audit, clock, providerMoves }: CatalogueServiceDeps) {
   const builtInProvider = (id: string) => catalogue.builtIn.providers.has(id);
   const builtInTool = (name: string) => catalogue.builtIn.tools.has(name);
   const now = () => clock.now().toISOString();
@@ -101,10 +110,17 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
       const declaration = await checks.provider(patch.declaration ? mergePatch(existing.declaration, patch.declaration) : existing.declaration);
       if (declaration.id !== providerId) throw invalidDeclaration([{ field: "/id", message: "cannot change; declare a new provider instead" }], "provider");
       const updated: StoredProvider = { ...existing, env: patch.env ?? existing.env, declaration, updatedAt: now() };
+      // Credentials issued for the old origins never follow the provider to new ones: they need a reconnect.
+      const moved = originChange(declaredOrigins(existing.declaration), declaredOrigins(declaration), "oauth2");
+      let marked: string[] = [];
       await write(tenantId, async (trx) => {
         await queries.updateProvider(updated, trx);
-        await audit.appendIn(trx, { tenantId, actor, action: "provider.updated", target: { type: "provider", id: providerId }, data: { env: updated.env, fields: Object.keys(patch.declaration ?? {}) } });
+        const reconnect = moved ? await providerMoves.markMoved(trx, { tenantId, provider: providerId }, moved.to) : undefined;
+        marked = reconnect?.connections ?? [];
+        const origins = moved && reconnect ? { origins: describeChange(moved), needs_reconnect: { connections: reconnect.connections.length, secret_items: reconnect.secretItems } } : {};
+        await audit.appendIn(trx, { tenantId, actor, action: "provider.updated", target: { type: "provider", id: providerId }, data: { env: updated.env, fields: Object.keys(patch.declaration ?? {}), ...origins } });
       }, `provider "${providerId}"`);
+      providerMoves.forget(marked);
       return updated;
     },
 

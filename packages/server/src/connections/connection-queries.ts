@@ -1,5 +1,6 @@
 import type { Executor, Store } from "../store/database.js";
 import type { ConnectionsTable, OAuthStatesTable } from "../store/schema.js";
+import type { CredentialOrigins, ReconnectReason } from "../providers/credential-origins.js";
 import type { Sealed } from "../vault/sealed.js";
 import type { Connection, ConnectionStatus, Owner, UpstreamRevocation } from "./connection.js";
 
@@ -35,6 +36,9 @@ function connectionFromRow(row: ConnectionsTable): Connection {
     endUserId: row.end_user_id,
     label: row.label,
     oauthAppId: row.oauth_app_id,
+    origins: { token: row.token_origin, api: row.api_origin },
+    reconnectReason: row.reconnect_reason,
+    refreshStartedAt: row.refresh_started_at,
   };
 }
 
@@ -58,6 +62,10 @@ function connectionToRow(connection: Connection): ConnectionsTable {
     end_user_id: connection.endUserId,
     label: connection.label,
     oauth_app_id: connection.oauthAppId,
+    token_origin: connection.origins.token,
+    api_origin: connection.origins.api,
+    reconnect_reason: connection.reconnectReason,
+    refresh_started_at: connection.refreshStartedAt,
   };
 }
 
@@ -142,7 +150,7 @@ export function createConnectionQueries({ db: storeDb }: Pick<Store, "db">) {
     async updateCredential(id: string, replaced: Sealed, sealed: Sealed, at: string, db: Executor = storeDb): Promise<boolean> {
       const result = await db
         .updateTable("connections")
-        .set({ credential_sealed: sealed, updated_at: at })
+        .set({ credential_sealed: sealed, updated_at: at, refresh_started_at: null })
         .where("id", "=", id)
         .where("status", "=", "active")
         .where("credential_sealed", "=", replaced)
@@ -150,8 +158,49 @@ export function createConnectionQueries({ db: storeDb }: Pick<Store, "db">) {
       return Number(result.numUpdatedRows) === 1;
     },
 
-    markExpired: (id: string, at: string, db: Executor = storeDb) =>
-      db.updateTable("connections").set({ status: "expired", updated_at: at }).where("id", "=", id).where("status", "=", "active").executeTakeFirst(),
+    markExpired: (id: string, at: string, reason: ReconnectReason, db: Executor = storeDb) =>
+      db
+        .updateTable("connections")
+        .set({ status: "expired", updated_at: at, reconnect_reason: reason, refresh_started_at: null })
+        .where("id", "=", id)
+        .where("status", "=", "active")
+        .executeTakeFirst(),
+
+    /** Binds a connection stored before origins were recorded to the origins its provider has now (once). */
+    bindOrigins: (id: string, origins: CredentialOrigins, db: Executor = storeDb) =>
+      db.updateTable("connections").set({ token_origin: origins.token, api_origin: origins.api }).where("id", "=", id).where("api_origin", "is", null).execute(),
+
+    /**
+     * The write-ahead mark of a refresh, set before its request leaves; false when a mark was
+     * already there: an earlier refresh was interrupted (or another instance's is still running).
+     */
+    async markRefreshStarted(id: string, at: string, db: Executor = storeDb): Promise<boolean> {
+      const result = await db.updateTable("connections").set({ refresh_started_at: at }).where("id", "=", id).where("refresh_started_at", "is", null).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    clearRefreshMark: (id: string, db: Executor = storeDb) => db.updateTable("connections").set({ refresh_started_at: null }).where("id", "=", id).execute(),
+
+    /**
+     * A tenant's provider moved: its active connections bound elsewhere expire (origin_changed), in
+     * the caller's transaction. Returns the ones that changed, for their events.
+     */
+    markOriginChanged: (scope: { tenantId: string; provider: string }, to: CredentialOrigins, at: string, db: Executor = storeDb) =>
+      db
+        .updateTable("connections")
+        .set({ status: "expired", updated_at: at, reconnect_reason: "origin_changed", refresh_started_at: null })
+        .where("tenant_id", "=", scope.tenantId)
+        .where("provider", "=", scope.provider)
+        .where("status", "=", "active")
+        .where((eb) =>
+          eb.or([
+            eb("api_origin", "is", null),
+            eb("api_origin", "!=", to.api),
+            to.token === null ? eb("token_origin", "is not", null) : eb.or([eb("token_origin", "is", null), eb("token_origin", "!=", to.token)]),
+          ]),
+        )
+        .returning(["id", "env", "end_user_id", "label"])
+        .execute(),
 
     /**
      * Revokes the connection if it still holds the credential that was revoked upstream; false

@@ -11,7 +11,9 @@ const Connection = Type.Object(
     connected_account_id: Uuid,
     provider: Type.String(),
     env: EnvSchema,
-    status: StringEnum(["active", "expired", "revoked"] as const),
+    status: StringEnum(["active", "expired", "revoked"] as const, {
+      description: "`expired`: the account must be connected again (`reconnect_reason` says why when known); `revoked`: revoked here",
+    }),
     display_name: Type.String({ description: "The upstream account's identity, e.g. a GitHub login" }),
     scopes: Type.Array(Type.String()),
     created_at: Timestamp,
@@ -24,6 +26,12 @@ const Connection = Type.Object(
       description: "The end user who owns this connection (connected through a connect session); null for a shared connection made by an operator",
     }),
     label: Type.Union([Type.String(), Type.Null()], { description: "A name to tell several accounts of one provider apart" }),
+    reconnect_reason: Type.Union([StringEnum(["origin_changed", "refresh_interrupted", "refresh_refused"] as const), Type.Null()], {
+      description:
+        "Why an expired connection needs a reconnect: `origin_changed` (the provider's token endpoint or API base URL moved since connect; the tokens are never sent to the new address), " +
+        "`refresh_interrupted` (a token refresh was cut short, e.g. by a crash, and the provider no longer accepts the old refresh token), `refresh_refused` (the provider refused the refresh token). " +
+        "Null while active, and for connections that expired before the broker recorded reasons.",
+    }),
   },
   { $id: "Connection", description: "A connected account. Never carries a token." },
 );

@@ -10,16 +10,18 @@ import type { EventOutbox } from "../events/event-outbox.js";
 import type { TestOrLive } from "../ids.js";
 import { decodeCursor, encodeCursor, invalidCursor } from "../http/cursor.js";
 import { requireOAuthClient, type ResolvedProvider, type ScopedProviders } from "../providers/catalogue.js";
+import { originChange, originsOf, describeChange } from "../providers/credential-origins.js";
 import type { UpstreamClient } from "../providers/upstream-client.js";
 import type { Store, Tx } from "../store/database.js";
 import { retryingTransaction } from "../store/retrying-transaction.js";
 import type { Vault } from "../vault/vault.js";
 import { openTokens, sealTokens } from "./credential-bundle.js";
 import type { ConnectionCache } from "./connection-cache.js";
-import type { Connection, Owner, UpstreamRevocation } from "./connection.js";
+import type { Connection, Owner } from "./connection.js";
 import type { ConnectionQueries } from "./connection-queries.js";
 import type { OAuthAppService } from "../oauth-apps/oauth-app-service.js";
 import { UpstreamOAuthError, type OAuthClient } from "./oauth-client.js";
+import { createUpstreamRevocation, type UpstreamRevocationAttempt } from "./upstream-revocation.js";
 
 export const OAUTH_STATE_TTL_MS = 10 * 60_000;
 export const CALLBACK_PATH = "/v1/connections/oauth/callback";
@@ -67,6 +69,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
   const { store, queries, vault, clock } = deps;
   const redirectUri = `${deps.publicUrl}${CALLBACK_PATH}`;
   const operatorActor = (op: Owner) => ({ type: "operator" as const, id: `${op.issuer}|${op.subject}` });
+  const upstreamRevocation = createUpstreamRevocation(deps);
   const creatorActor = (connection: Pick<Connection, "endUserId" | "owner">) =>
     connection.endUserId !== null ? { type: "end_user" as const, id: connection.endUserId } : operatorActor(connection.owner);
 
@@ -96,6 +99,13 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
     }
   }
 
+  /** The provider moved while the flow was under way: its code and verifier go nowhere else. */
+  function assertSameOrigins(state: { token_origin: string | null; api_origin: string | null }, provider: ResolvedProvider) {
+    if (state.api_origin === null) return;
+    const change = originChange({ token: state.token_origin, api: state.api_origin }, originsOf(provider), "oauth2");
+    if (change) throw oauthError("oauth_state_invalid", "the provider's address changed while this connection was under way; nothing was sent to it; start the connection again", { reason: "origin_changed", ...describeChange(change) });
+  }
+
   /** Admins see every connection of the tenant; other members only those they connected. */
   const visibleOwner = (operator: OperatorContext): Owner | undefined => (operator.role === "admin" ? undefined : operator);
 
@@ -108,6 +118,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
     const { verifier, challenge } = await deps.oauthClient.generatePkce();
     const state = deps.oauthClient.generateState();
     const stateHash = hashState(state);
+    const startedWith = originsOf(provider);
     const now = clock.now();
     const expiresAt = new Date(now.getTime() + OAUTH_STATE_TTL_MS).toISOString();
     await queries.deleteStatesExpiredBefore(new Date(now.getTime() - OAUTH_STATE_TTL_MS).toISOString());
@@ -128,6 +139,8 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       label: initiator.label,
       connect_session_id: initiator.connectSessionId,
       oauth_app_id: oauthAppId,
+      token_origin: startedWith.token,
+      api_origin: startedWith.api,
     });
     return { authorize_url: deps.oauthClient.authorizeUrl(provider, { state, challenge, redirectUri, scopes }), state, expires_at: expiresAt };
   }
@@ -174,6 +187,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       }
       const provider = await deps.oauthApps.forIssuer(row.tenant_id, row.provider, row.oauth_app_id);
       requireOAuthClient(provider);
+      assertSameOrigins(row, provider);
       const verifier = await vault.open({ tenantId: row.tenant_id, table: "oauth_states", rowId: stateHash, field: "code_verifier" }, row.code_verifier_sealed);
       const { tokens, raw } = await completeExchange(provider, state, verifier, params);
 
@@ -211,6 +225,10 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
         endUserId: row.end_user_id,
         label: row.label,
         oauthAppId: row.oauth_app_id,
+        // The tokens will only ever go to where they were just issued (providers/credential-origins.ts).
+        origins: originsOf(provider),
+        reconnectReason: null,
+        refreshStartedAt: null,
       };
       await storeNew(connection, row.connect_session_id);
       return { connectionId: id, tenantId: row.tenant_id, provider: provider.id, displayName: identity.displayName, redirectAfter: row.redirect_after, connectSessionId: row.connect_session_id };
@@ -294,27 +312,27 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       const connection = await queries.find(tenantId, id, owner);
       if (!connection) throw notFound("connection");
       if (connection.status === "revoked") return present(connection);
-      const upstreamRevocation = await revokeUpstream(connection);
+      const upstream = await upstreamRevocation.revoke(connection);
       const at = clock.now().toISOString();
-      const revoked = await retryingTransaction(store.db, (trx) => recordRevocation(trx, connection, actor, upstreamRevocation, at));
+      const revoked = await retryingTransaction(store.db, (trx) => recordRevocation(trx, connection, actor, upstream, at));
       // After the commit: invalidating earlier lets a concurrent read cache the connection as it was.
       deps.cache.invalidate(id);
-      if (revoked) return present({ ...connection, status: "revoked", credentialSealed: null, revokedAt: at, updatedAt: at, upstreamRevocation });
+      if (revoked) return present({ ...connection, status: "revoked", credentialSealed: null, revokedAt: at, updatedAt: at, upstreamRevocation: upstream.outcome });
     }
     throw new BrokerError("conflict", "the connection's credential kept changing while it was being revoked; try again");
   }
 
   /** False when the stored credential changed since it was revoked upstream (see markRevoked). */
-  async function recordRevocation(trx: Tx, connection: Connection, actor: AuditActor, upstreamRevocation: UpstreamRevocation, at: string): Promise<boolean> {
+  async function recordRevocation(trx: Tx, connection: Connection, actor: AuditActor, upstream: UpstreamRevocationAttempt, at: string): Promise<boolean> {
     const { id, tenantId, provider, env, endUserId } = connection;
-    if (!(await queries.markRevoked(id, connection.credentialSealed, at, upstreamRevocation, trx))) return false;
+    if (!(await queries.markRevoked(id, connection.credentialSealed, at, upstream.outcome, trx))) return false;
     await deps.audit.appendIn(trx, {
       tenantId,
       actor,
       action: "connection.revoked",
       target: { type: "connection", id },
       endUserId,
-      data: { provider, env, upstream_revocation: upstreamRevocation },
+      data: { provider, env, upstream_revocation: upstream.outcome, ...(upstream.notSent ? { upstream_revocation_not_sent: upstream.notSent } : {}) },
     });
     await deps.events.emitIn(trx, {
       tenantId,
@@ -322,26 +340,6 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       data: { connected_account_id: id, provider, env, display_name: connection.displayName, end_user_id: endUserId, label: connection.label, revoked_at: at },
     });
     return true;
-  }
-
-  /** Revokes the grant at the provider with the tokens the connection holds now. */
-  async function revokeUpstream(connection: Connection): Promise<UpstreamRevocation> {
-    if (!connection.credentialSealed) return "unsupported";
-    const tokens = await openTokens(vault, connection).catch((error: unknown) => {
-      // With the vault itself down (wrong or missing master key, failing storage) change
-      // nothing: the grant can still be revoked upstream once it is back. A single
-      // unreadable ciphertext, though, is worthless and goes.
-      if (vault.status().status === "degraded") throw error;
-      return undefined;
-    });
-    if (!tokens) return "failed";
-    // The app that issued the tokens is gone or unreadable: the grant cannot be revoked with it, but
-    // the connection still is (as with an unreadable ciphertext), unless the vault itself is down.
-    const issuer = await deps.oauthApps.forIssuer(connection.tenantId, connection.provider, connection.oauthAppId).catch((error: unknown) => {
-      if (vault.status().status === "degraded") throw error;
-      return undefined;
-    });
-    return issuer ? deps.oauthClient.revoke(issuer, tokens.accessToken) : "failed";
   }
 
   async function present(connection: Connection) {
@@ -360,6 +358,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       upstream_revocation: connection.upstreamRevocation,
       end_user_id: connection.endUserId,
       label: connection.label,
+      reconnect_reason: connection.status === "expired" ? connection.reconnectReason : null,
     };
   }
 }

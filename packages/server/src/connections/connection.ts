@@ -1,4 +1,5 @@
 import type { TestOrLive } from "../ids.js";
+import type { BoundOrigins, ReconnectReason } from "../providers/credential-origins.js";
 import type { Sealed } from "../vault/sealed.js";
 
 /** An operator, as their identity provider names them. */
@@ -33,4 +34,10 @@ export type Connection = {
   label: string | null;
   /** The tenant's own OAuth app that issued the tokens, which refreshes and revokes them too; null for the broker-wide client. */
   oauthAppId: string | null;
+  /** The token endpoint's and API base URL's origins the tokens were issued for (see providers/credential-origins.ts). */
+  origins: BoundOrigins;
+  /** Why an expired connection must be reconnected; null while active, and for connections expired before 0014. */
+  reconnectReason: ReconnectReason | null;
+  /** A refresh request was (maybe) sent and its answer not yet stored; left behind by a crash. */
+  refreshStartedAt: string | null;
 };

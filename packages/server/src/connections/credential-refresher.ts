@@ -3,6 +3,14 @@
  * at a time per connection: in-process through a shared promise, across instances on PostgreSQL
  * through an advisory lock held while the refresh runs. A rotated refresh token is stored before
  * the new access token is handed to anyone. `invalid_grant` marks the connection expired.
+ *
+ * A rotating refresh spends its refresh token at the provider; a broker killed before it stored the
+ * answer has lost the new one. So a write-ahead mark is set before the request leaves and cleared
+ * with the stored answer. The next refresh that finds a mark still tries the old refresh token (a
+ * request that never arrived, or a provider that allows reuse, recovers); refused, the connection
+ * expires with reason `refresh_interrupted`, which tells the operator why a reconnect is needed.
+ *
+ * Tokens are sent only to the origins they were issued for (providers/credential-origins.ts).
  */
 import type { AuditLog } from "../audit/audit-log.js";
 import type { Clock } from "../clock.js";
@@ -19,6 +27,7 @@ import type { Connection } from "./connection.js";
 import type { ConnectionQueries } from "./connection-queries.js";
 import type { OAuthAppService } from "../oauth-apps/oauth-app-service.js";
 import type { ResolvedProvider } from "../providers/catalogue.js";
+import { describeChange, isUnbound, originChange, originChangedError, originsOf, type OriginChange, type ReconnectReason } from "../providers/credential-origins.js";
 import { UpstreamOAuthError, type OAuthClient } from "./oauth-client.js";
 
 /** Refresh this long before `expires_at`, so a token never expires mid-call. */
@@ -38,23 +47,30 @@ type RefresherDeps = {
 export function createCredentialRefresher(deps: RefresherDeps) {
   const { store, queries, vault, clock } = deps;
   const inFlight = new Map<string, Promise<TokenSet>>();
+  /** Refresh failures the provider answered (it rotated nothing): they leave no write-ahead mark behind. */
+  const answeredRefusals = new WeakSet<object>();
   // Connections may come from the connection cache, whose lastUsedAt lags our own writes.
   const noteUse = createLastUsedRecorder({ clock, write: (id, at) => queries.touchLastUsed(id, at) });
 
   const isFresh = (tokens: TokenSet) => tokens.expiresAt === undefined || tokens.expiresAt - REFRESH_MARGIN_MS > clock.now().getTime();
 
-  function unusable(connection: Pick<Connection, "status"> & { endUserId?: string | null }): BrokerError {
-    const who = connection.endUserId ? "its end user" : "an operator";
-    return new BrokerError("connection_unusable", `the connection is ${connection.status}; ${who} must reconnect the account`, {
+  const whoReconnects = (connection: { endUserId?: string | null }) => (connection.endUserId ? "its end user" : "an operator");
+
+  function unusable(connection: Pick<Connection, "status"> & { endUserId?: string | null; reconnectReason?: ReconnectReason | null }): BrokerError {
+    const reason = connection.reconnectReason ?? undefined;
+    const why = reason === "origin_changed" ? " (its provider now points to another address)" : reason === "refresh_interrupted" ? " (a token refresh was interrupted and the provider no longer accepts the old refresh token)" : "";
+    return new BrokerError("connection_unusable", `the connection is ${connection.status}${why}; ${whoReconnects(connection)} must reconnect the account`, {
       connection_status: connection.status,
       reconnect_required: true,
+      ...(reason ? { reason } : {}),
     });
   }
 
-  async function markExpired(connection: Connection, reason: string) {
+  /** Expires an active connection with why it needs a reconnect; `reason` is what the audit and the event say. */
+  async function markExpired(connection: Connection, reconnect: ReconnectReason, reason: string, data: Record<string, unknown> = {}) {
     const at = clock.now().toISOString();
     await retryingTransaction(store.db, async (trx) => {
-      const changed = await queries.markExpired(connection.id, at, trx);
+      const changed = await queries.markExpired(connection.id, at, reconnect, trx);
       if (Number(changed.numUpdatedRows) === 0) return;
       await deps.audit.appendIn(trx, {
         tenantId: connection.tenantId,
@@ -63,7 +79,7 @@ export function createCredentialRefresher(deps: RefresherDeps) {
         target: { type: "connection", id: connection.id },
         outcome: "failure",
         endUserId: connection.endUserId,
-        data: { provider: connection.provider, reason },
+        data: { provider: connection.provider, reason, ...data },
       });
       await deps.events.emitIn(trx, {
         tenantId: connection.tenantId,
@@ -74,6 +90,29 @@ export function createCredentialRefresher(deps: RefresherDeps) {
     deps.cache.invalidate(connection.id);
   }
 
+  /**
+   * Refuses a connection whose provider moved since it was issued, before anything is sent, and
+   * expires it (audited with the old and new origins). A connection stored before origins were
+   * recorded is bound to the provider's origins now, once.
+   */
+  async function assertOrigins(connection: Connection, provider: ResolvedProvider, db: Executor = store.db): Promise<void> {
+    const current = originsOf(provider);
+    if (isUnbound(connection.origins)) {
+      await queries.bindOrigins(connection.id, current, db);
+      connection.origins = current;
+      deps.cache.invalidate(connection.id);
+      return;
+    }
+    const change = originChange(connection.origins, current, "oauth2");
+    if (!change) return;
+    await refuseMoved(connection, change);
+  }
+
+  async function refuseMoved(connection: Connection, change: OriginChange): Promise<never> {
+    await markExpired(connection, "origin_changed", "origin_changed", describeChange(change));
+    throw originChangedError("connected account", change, whoReconnects(connection));
+  }
+
   /** The connection as stored now (not cached); connection_unusable unless it is still active. */
   async function findActive(db: Executor, tenantId: string, id: string): Promise<Connection> {
     const connection = await queries.find(tenantId, id, undefined, db);
@@ -81,27 +120,39 @@ export function createCredentialRefresher(deps: RefresherDeps) {
     return connection;
   }
 
-  /** Re-reads the connection (another caller may have refreshed it) and refreshes if still needed. */
-  async function refreshRow(db: Executor, id: string, tenantId: string, force: boolean, staleAccessToken?: string): Promise<TokenSet> {
+  /**
+   * Re-reads the connection (another caller may have refreshed it) and refreshes if still needed.
+   * `ownMark`: this attempt set the write-ahead mark (no earlier attempt left one behind).
+   */
+  async function refreshRow(db: Executor, id: string, tenantId: string, ownMark: boolean, force: boolean, staleAccessToken?: string): Promise<TokenSet> {
     const connection = await findActive(db, tenantId, id);
     const current = await openTokens(vault, connection);
     const alreadyRotated = force && staleAccessToken !== undefined && current.accessToken !== staleAccessToken;
-    if ((!force && isFresh(current)) || alreadyRotated) return current;
+    if ((!force && isFresh(current)) || alreadyRotated) {
+      if (ownMark) await queries.clearRefreshMark(id, db);
+      return current;
+    }
     // Refreshed by the client that issued the tokens: the tenant's own app (even one replaced since) or
     // the broker-wide one. Read on `db`: on PostgreSQL this runs inside the locked transaction, and a
     // second pool connection per refresh would starve the pool when many refresh at once.
     const issuer = await deps.oauthApps.forIssuer(connection.tenantId, connection.provider, connection.oauthAppId, db);
+    await assertOrigins(connection, issuer, db);
     let next: TokenSet;
     try {
       next = await deps.oauthClient.refresh(issuer, current);
     } catch (error) {
       if (error instanceof UpstreamOAuthError && error.invalidGrant) {
-        await markExpired(connection, error.error);
-        throw unusable({ status: "expired" });
+        // Refused after an earlier attempt was cut short: that attempt spent the refresh token.
+        const interrupted = !ownMark;
+        await markExpired(connection, interrupted ? "refresh_interrupted" : "refresh_refused", interrupted ? "refresh_interrupted" : error.error, interrupted ? { upstream_error: error.error } : {});
+        throw unusable({ status: "expired", endUserId: connection.endUserId, reconnectReason: interrupted ? "refresh_interrupted" : null });
       }
-      throw new BrokerError("upstream_error", "the provider's token endpoint refused to refresh the credential", {
+      const failed = new BrokerError("upstream_error", "the provider's token endpoint refused to refresh the credential", {
         reason: error instanceof UpstreamOAuthError ? error.error : "network",
       });
+      // The provider answered with a refusal: nothing was rotated, so this attempt leaves no mark.
+      if (ownMark && error instanceof UpstreamOAuthError && !error.providerFailed) answeredRefusals.add(failed);
+      throw failed;
     }
     const sealed = await sealTokens(vault, connection.tenantId, connection.id, next);
     const stored = await queries.updateCredential(connection.id, connection.credentialSealed!, sealed, clock.now().toISOString(), db);
@@ -123,13 +174,24 @@ export function createCredentialRefresher(deps: RefresherDeps) {
       : unusable(current ?? { status: "revoked" });
   }
 
-  function refreshSerialised(connection: Connection, force: boolean, staleAccessToken?: string): Promise<TokenSet> {
-    if (store.kind !== "postgres") return refreshRow(store.db, connection.id, connection.tenantId, force, staleAccessToken);
-    // Never retried as a whole: it spends a refresh token at the provider.
-    return (store.db as Db).transaction().execute(async (trx) => {
-      await store.lock(trx, `refresh:${connection.id}`);
-      return refreshRow(trx, connection.id, connection.tenantId, force, staleAccessToken);
-    });
+  /**
+   * The write-ahead mark is committed before the refresh (outside PostgreSQL's locked transaction,
+   * whose writes a crash would roll back), so a crash while the request is out leaves it behind.
+   */
+  async function refreshSerialised(connection: Connection, force: boolean, staleAccessToken?: string): Promise<TokenSet> {
+    const ownMark = await queries.markRefreshStarted(connection.id, clock.now().toISOString());
+    try {
+      if (store.kind !== "postgres") return await refreshRow(store.db, connection.id, connection.tenantId, ownMark, force, staleAccessToken);
+      // Never retried as a whole: it spends a refresh token at the provider.
+      return await (store.db as Db).transaction().execute(async (trx) => {
+        await store.lock(trx, `refresh:${connection.id}`);
+        return refreshRow(trx, connection.id, connection.tenantId, ownMark, force, staleAccessToken);
+      });
+    } catch (error) {
+      // Cleared after PostgreSQL's transaction, which rolls back whatever it wrote when it fails.
+      if (answeredRefusals.has(error as object)) await queries.clearRefreshMark(connection.id).catch(() => undefined);
+      throw error;
+    }
   }
 
   function singleFlight(connection: Connection, force: boolean, staleAccessToken?: string): Promise<TokenSet> {
@@ -155,6 +217,8 @@ export function createCredentialRefresher(deps: RefresherDeps) {
     async assertActive(connection: Connection): Promise<void> {
       await findActive(store.db, connection.tenantId, connection.id);
     },
+    /** Before a call: the provider it goes to must still have the origins the connection was issued for. */
+    assertOrigins: (connection: Connection, provider: ResolvedProvider) => assertOrigins(connection, provider),
   };
 }
 

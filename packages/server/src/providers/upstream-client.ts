@@ -4,6 +4,7 @@
  */
 import { Agent, fetch as undiciFetch, type Dispatcher } from "undici";
 import { BrokerError } from "../errors.js";
+import { localhostFirstLookup, type LookupFunction } from "../shared/loopback.js";
 import { memoizeByKey } from "../shared/memo.js";
 import type { UrlSafety } from "../shared/url-safety.js";
 
@@ -70,9 +71,18 @@ export function buildUpstreamUrl(baseUrl: string, req: Pick<UpstreamRequest, "pa
   return { origin: url.origin, path: `${url.pathname}${url.search}`, href: url.href };
 }
 
-export function createUpstreamClient(options: { timeoutMs?: number; dispatcher?: Dispatcher; urlSafety?: UrlSafety } = {}): UpstreamClient {
+type UpstreamClientOptions = {
+  timeoutMs?: number;
+  dispatcher?: Dispatcher;
+  urlSafety?: UrlSafety;
+  /** How names other than localhost ones are resolved for the operator-configured providers (default: the system's). */
+  lookup?: LookupFunction;
+};
+
+export function createUpstreamClient(options: UpstreamClientOptions = {}): UpstreamClient {
   const timeoutMs = options.timeoutMs ?? UPSTREAM_TIMEOUT_MS;
-  const agent = options.dispatcher ?? new Agent({ keepAliveTimeout: 30_000, connections: 128, pipelining: 1 });
+  // `*.localhost` base URLs reach this machine without a DNS query (RFC 6761).
+  const agent = options.dispatcher ?? new Agent({ keepAliveTimeout: 30_000, connections: 128, pipelining: 1, connect: { lookup: localhostFirstLookup(options.lookup) } });
   const { urlSafety } = options;
   // Tenant-defined hosts get their own pool, whose every connect checks the addresses it is about to use.
   const guardedAgent = urlSafety ? new Agent({ keepAliveTimeout: 30_000, connections: 32, pipelining: 1, connect: { lookup: urlSafety.connectLookup } }) : agent;

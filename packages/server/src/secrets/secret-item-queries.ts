@@ -1,4 +1,5 @@
 import type { Executor, Store } from "../store/database.js";
+import type { CredentialOrigins } from "../providers/credential-origins.js";
 import type { SecretItemsTable } from "../store/schema.js";
 
 /** Every query on `secret_items`, bound to the store; a transaction may be passed last. */
@@ -29,7 +30,8 @@ export function createSecretItemQueries({ db: storeDb }: Pick<Store, "db">) {
         .select(["id", "name", "label", "end_user_id", "provider", "env"])
         .where("tenant_id", "=", scope.tenantId)
         .where("env", "=", scope.env)
-        .where("provider", "=", scope.provider);
+        .where("provider", "=", scope.provider)
+        .where("reconnect_reason", "is", null);
       const { endUserId } = scope;
       return (endUserId === null ? query.where("end_user_id", "is", null) : query.where((eb) => eb.or([eb("end_user_id", "is", null), eb("end_user_id", "=", endUserId)])))
         .orderBy("created_at")
@@ -44,6 +46,24 @@ export function createSecretItemQueries({ db: storeDb }: Pick<Store, "db">) {
     delete: (id: string, db: Executor = storeDb) => db.deleteFrom("secret_items").where("id", "=", id).execute(),
 
     touchLastUsed: (id: string, at: string, db: Executor = storeDb) => db.updateTable("secret_items").set({ last_used_at: at }).where("id", "=", id).execute(),
+
+    /** Binds an item stored before origins were recorded to its provider's API origin now (once). */
+    bindOrigin: (id: string, origins: CredentialOrigins, db: Executor = storeDb) =>
+      db.updateTable("secret_items").set({ api_origin: origins.api }).where("id", "=", id).where("api_origin", "is", null).execute(),
+
+    /** Marks one item (or, with `provider`, every item of a tenant's provider bound elsewhere) as needing to be stored again. */
+    async markOriginChanged(scope: { tenantId: string; id?: string; provider?: string }, to: CredentialOrigins, db: Executor = storeDb): Promise<number> {
+      let query = db
+        .updateTable("secret_items")
+        .set({ reconnect_reason: "origin_changed" })
+        .where("tenant_id", "=", scope.tenantId)
+        .where("reconnect_reason", "is", null)
+        .where((eb) => eb.or([eb("api_origin", "is", null), eb("api_origin", "!=", to.api)]));
+      if (scope.id !== undefined) query = query.where("id", "=", scope.id);
+      if (scope.provider !== undefined) query = query.where("provider", "=", scope.provider);
+      const result = await query.executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
   };
 }
 

@@ -13,6 +13,10 @@ const secretFields = {
   last_used_at: Type.Union([Timestamp, Type.Null()], { description: "Last tool call with this item; updated at most once a minute" }),
   end_user_id: Type.Union([Type.String(), Type.Null()], { description: "The end user who stored this key through a connect session; null for a shared item" }),
   label: Type.Union([Type.String(), Type.Null()]),
+  reconnect_reason: Type.Union([Type.Literal("origin_changed"), Type.Null()], {
+    description:
+      "`origin_changed`: the provider's API base URL moved since the key was stored; the key is never sent to the new address and must be stored again. Null while usable.",
+  }),
 };
 const SecretItem = Type.Object(secretFields, { $id: "SecretItem", description: "Metadata only: the value is write-only." });
 const CreateSecretItem = Type.Object(

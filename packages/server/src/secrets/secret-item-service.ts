@@ -7,7 +7,8 @@ import type { AuditActor, AuditLog } from "../audit/audit-log.js";
 import type { Clock } from "../clock.js";
 import { BrokerError, notFound } from "../errors.js";
 import type { TestOrLive } from "../ids.js";
-import type { ScopedProviders } from "../providers/catalogue.js";
+import type { ResolvedProvider, ScopedProviders } from "../providers/catalogue.js";
+import { describeChange, originChange, originChangedError, originsOf, type BoundOrigins } from "../providers/credential-origins.js";
 import type { Store } from "../store/database.js";
 import type { SecretItemsTable } from "../store/schema.js";
 import type { Vault } from "../vault/vault.js";
@@ -29,6 +30,7 @@ const present = (row: SecretItemsTable) => ({
   last_used_at: row.last_used_at,
   end_user_id: row.end_user_id,
   label: row.label,
+  reconnect_reason: row.reconnect_reason,
 });
 
 type SecretItemDeps = {
@@ -39,6 +41,8 @@ type SecretItemDeps = {
   audit: Pick<AuditLog, "appendIn">;
   clock: Clock;
 };
+
+type ResolvedItem = { id: string; tenantId: string; provider: string; env: TestOrLive; endUserId: string | null; name: string; origins: BoundOrigins; reconnectReason: string | null };
 
 export function createSecretItemService({ store, queries, vault, catalogue, audit, clock }: SecretItemDeps) {
 
@@ -61,6 +65,9 @@ export function createSecretItemService({ store, queries, vault, catalogue, audi
       last_used_at: null,
       end_user_id: input.endUserId,
       label: input.label,
+      // A key goes only to the API it was stored for (providers/credential-origins.ts).
+      api_origin: originsOf(provider).api,
+      reconnect_reason: null,
     };
     if (await queries.findByName(row)) throw new BrokerError("conflict", `a secret item named "${input.name}" already exists for ${provider.id} in ${input.env}`);
     await store.db.transaction().execute(async (trx) => {
@@ -126,7 +133,42 @@ export function createSecretItemService({ store, queries, vault, catalogue, audi
         await noteUse(row.id, row.last_used_at);
         return value;
       };
-      return { id: row.id, provider: row.provider, env: row.env, endUserId: row.end_user_id, open };
+      return { id: row.id, tenantId: row.tenant_id, provider: row.provider, env: row.env, endUserId: row.end_user_id, name: row.name, origins: { token: null, api: row.api_origin }, reconnectReason: row.reconnect_reason, open };
+    },
+
+    /**
+     * Before a call: the provider's API must still be where the key was stored for. An item stored
+     * before origins were recorded is bound now, once; one whose provider moved is refused before
+     * it is opened, and needs storing again (audited with the old and new origins).
+     */
+    async assertOrigins(item: ResolvedItem, provider: ResolvedProvider): Promise<void> {
+      const who = item.endUserId ? "its end user" : "an operator";
+      const current = originsOf(provider);
+      if (item.reconnectReason !== null) {
+        throw new BrokerError("connection_unusable", `the secret item was stored for another address of ${provider.displayName}; ${who} must store the API key again`, {
+          reason: item.reconnectReason,
+          reconnect_required: true,
+        });
+      }
+      if (item.origins.api === null) {
+        await queries.bindOrigin(item.id, current);
+        return;
+      }
+      const change = originChange(item.origins, current, "api_key");
+      if (!change) return;
+      await store.db.transaction().execute(async (trx) => {
+        if ((await queries.markOriginChanged({ tenantId: item.tenantId, id: item.id }, current, trx)) === 0) return;
+        await audit.appendIn(trx, {
+          tenantId: item.tenantId,
+          actor: { type: "system", id: "credential-origins" },
+          action: "secret_item.needs_reconnect",
+          target: { type: "secret_item", id: item.id },
+          outcome: "failure",
+          endUserId: item.endUserId,
+          data: { provider: item.provider, env: item.env, name: item.name, reason: "origin_changed", ...describeChange(change) },
+        });
+      });
+      throw originChangedError("secret item", change, who);
     },
 
     listUsable: (scope: Parameters<SecretItemQueries["listUsable"]>[0]) => queries.listUsable(scope),

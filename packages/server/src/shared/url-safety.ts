@@ -11,13 +11,17 @@ import type { LookupAddress, LookupOptions } from "node:dns";
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 import { BrokerError } from "../errors.js";
+import { isLocalhostName, LOCALHOST_ADDRESSES } from "./loopback.js";
 
 export type ResolvedAddress = { address: string; family: 4 | 6 };
 /** Resolves a host name to every address it has; injected so tests never use real DNS. */
 export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
+/** The operating system's resolver, except for localhost names, which are loopback without asking it (RFC 6761). */
 export const systemResolver: HostResolver = async (hostname) =>
-  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+  isLocalhostName(hostname)
+    ? LOCALHOST_ADDRESSES.map((a) => ({ ...a }))
+    : (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 
 /**
  * IPv4-compatible IPv6 (`::a.b.c.d`, deprecated by RFC 4291): ipaddr.js calls it unicast, but
@@ -101,7 +105,7 @@ export function createUrlSafety({ requireHttps, allowPrivate, resolver, subject 
       if (isForbiddenAddress(host)) throw refuse("private_address", `the ${noun}'s host ${host} is not a public address`);
       return;
     }
-    if (host === "localhost" || host.endsWith(".localhost")) throw refuse("private_address", `the ${noun}'s host ${host} is a loopback name`);
+    if (isLocalhostName(host)) throw refuse("private_address", `the ${noun}'s host ${host} is a loopback name`);
     let addresses: ResolvedAddress[];
     try {
       addresses = await resolver(host);
@@ -134,7 +138,12 @@ export function createUrlSafety({ requireHttps, allowPrivate, resolver, subject 
     connectLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
       const host = hostname.replace(/^\[|\]$/g, "");
       const literal = isIP(host);
-      const resolved = literal ? Promise.resolve([{ address: host, family: literal as 4 | 6 }]) : resolver(host);
+      // A localhost name is loopback by definition: never a question for the (injected) resolver.
+      const resolved = literal
+        ? Promise.resolve([{ address: host, family: literal as 4 | 6 }])
+        : isLocalhostName(host)
+          ? Promise.resolve(LOCALHOST_ADDRESSES.map((a) => ({ ...a })))
+          : resolver(host);
       resolved.then(
         (all) => {
           const wanted = options.family === 4 || options.family === 6 ? all.filter((a) => a.family === options.family) : all;

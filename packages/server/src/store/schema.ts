@@ -126,6 +126,13 @@ export interface ConnectionsTable {
   label: string | null;
   /** The tenant's own OAuth app that issued the tokens (refreshes use the same one); null for the broker-wide client. */
   oauth_app_id: string | null;
+  /** Origins of the token endpoint and API base URL the tokens were issued for; null until bound (rows from before 0014). */
+  token_origin: string | null;
+  api_origin: string | null;
+  /** Why an expired connection must be reconnected: origin_changed, refresh_interrupted, refresh_refused; null otherwise or unknown. */
+  reconnect_reason: "origin_changed" | "refresh_interrupted" | "refresh_refused" | null;
+  /** Set before a refresh request leaves, cleared when its answer is stored: a crash in between leaves it behind. */
+  refresh_started_at: string | null;
 }
 
 export interface OAuthStatesTable {
@@ -147,6 +154,9 @@ export interface OAuthStatesTable {
   connect_session_id: string | null;
   /** The tenant's own OAuth app the flow runs with; null for the broker-wide client. */
   oauth_app_id: string | null;
+  /** Origins of the token endpoint and API the flow started with: the callback exchanges the code only there. */
+  token_origin: string | null;
+  api_origin: string | null;
 }
 
 export interface OAuthAppsTable {
@@ -199,6 +209,10 @@ export interface SecretItemsTable {
   last_used_at: string | null;
   end_user_id: string | null;
   label: string | null;
+  /** Origin of the API base URL the key was stored for; null until bound (rows from before 0014). */
+  api_origin: string | null;
+  /** origin_changed once the provider's API moved: the key must be stored again. */
+  reconnect_reason: "origin_changed" | null;
 }
 
 /** A closed billing period: its frozen invoice and the one-time plan-match consumption. */

@@ -36,8 +36,8 @@ export type HandleOwner = { tenantId: string; env: TestOrLive; endUserId: string
 
 type ResolutionDeps = {
   connections: Pick<ConnectionCache, "find" | "listUsable">;
-  refresher: Pick<CredentialRefresher, "getFreshCredentials" | "forceRefresh" | "assertActive">;
-  secretItems: Pick<SecretItemService, "resolve" | "listUsable">;
+  refresher: Pick<CredentialRefresher, "getFreshCredentials" | "forceRefresh" | "assertActive" | "assertOrigins">;
+  secretItems: Pick<SecretItemService, "resolve" | "listUsable" | "assertOrigins">;
 };
 
 type Candidate = { kind: "oauth2" | "api_key"; id: string; endUserId: string | null; label: string | null; displayName: string };
@@ -71,8 +71,11 @@ export function createCredentialResolution({ connections, refresher, secretItems
       throw new BrokerError("connection_unusable", `the connected account is ${connection.status}; ${connection.endUserId ? "its end user" : "an operator"} must reconnect it`, {
         connection_status: connection.status,
         reconnect_required: true,
+        ...(connection.reconnectReason ? { reason: connection.reconnectReason } : {}),
       });
     }
+    // Before anything is opened or sent: the tokens go only where they were issued.
+    await refresher.assertOrigins(connection, entry.provider);
     return oauth2Handle(connection);
   }
 
@@ -80,6 +83,7 @@ export function createCredentialResolution({ connections, refresher, secretItems
     const item = await secretItems.resolve(owner.tenantId, id);
     if (!usableBy(owner, item)) throw notFound("secret item");
     checkScope(entry, owner.env, item, "secret item");
+    await secretItems.assertOrigins(item, entry.provider);
     return { kind: "api_key", secretItemId: item.id, open: item.open };
   }
 

@@ -12,6 +12,7 @@ import * as auditChainTails from "./0010-audit-chain-tails.js";
 import * as meteredInvocations from "./0011-metered-invocations.js";
 import * as meteringReportTimes from "./0012-metering-report-times.js";
 import * as invocationRequestFingerprints from "./0013-invocation-request-fingerprints.js";
+import * as credentialOrigins from "./0014-credential-origins.js";
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   "0011-metered-invocations": meteredInvocations,
   "0012-metering-report-times": meteringReportTimes,
   "0013-invocation-request-fingerprints": invocationRequestFingerprints,
+  "0014-credential-origins": credentialOrigins,
 };

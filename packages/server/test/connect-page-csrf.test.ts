@@ -90,7 +90,8 @@ describeEachDatabase("connect pages start nothing without a press on the page", 
   it("refuses a post another site made, even with this browser's cookie and token", async () => {
     const before = await snapshot();
     const view = await openConnectPage(world.broker, mallorys);
-    for (const headers of [{ "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site" }, { "sec-fetch-site": "none" }, { origin: "http://127.0.0.2:8080" }]) {
+    const crossSite: Record<string, string>[] = [{ "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site" }, { "sec-fetch-site": "none" }, { origin: "http://127.0.0.2:8080" }];
+    for (const headers of crossSite) {
       const refused = await postConnectForm(world.broker, view, `${path(mallorys)}/scm`, {}, headers);
       expect(refused.status, JSON.stringify(headers)).toBe(403);
       await expectNothingStarted(refused, before);

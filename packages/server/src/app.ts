@@ -41,6 +41,7 @@ import { registerControlKeyRoutes } from "./keys/control-key-routes.js";
 import type { Store } from "./store/database.js";
 import { createConnectSessionQueries } from "./connect/connect-session-queries.js";
 import { createConnectSessionService } from "./connect/connect-session-service.js";
+import { createConnectPageGuard } from "./connect/connect-page-guard.js";
 import { registerConnectRoutes } from "./connect/connect-routes.js";
 import { CONSOLE_DIST, registerConsoleAssets } from "./console/console-assets.js";
 import { registerConsoleRoutes } from "./console/console-routes.js";
@@ -162,7 +163,7 @@ export async function createServices(deps: BrokerDeps) {
   const credentialRefresher = createCredentialRefresher(connectionDeps);
   const secretItems = createSecretItemService({ store, queries: secretItemQueries, vault, catalogue, audit, clock });
   const connectSessionQueries = createConnectSessionQueries(store);
-  const connectSessions = createConnectSessionService({ queries: connectSessionQueries, catalogue, connections, secretItems, controlKeys, agentApps, oauthApps, clock, publicUrl: config.publicUrl });
+  const connectSessions = createConnectSessionService({ queries: connectSessionQueries, catalogue, connections, secretItems, controlKeys, oauthApps, clock, publicUrl: config.publicUrl });
   const endUsers = createEndUserService({ queries: createEndUserQueries(store), connections, secretItems, connectSessions, audit });
   const tools = createToolServices({ store, vault, audit, events, clock, catalogue, upstream, connectionCache, credentialRefresher, secretItems, agentApps, approvalTtlSeconds: config.approvalTtlSeconds, idempotencyQueries: createIdempotencyQueries(store) });
   const { metering, meteringLedger } = createMetering({ queries: createMeteringQueries(store), clock, mode: config.meteringMode, ledgerQueries: createTestLedgerQueries(store) });
@@ -238,7 +239,7 @@ export async function buildApp(services: Services, options: { logStream?: Destin
   registerConnectionRoutes(app, services);
   registerSecretItemRoutes(app, services);
   registerOAuthAppRoutes(app, services);
-  registerConnectRoutes(app, { connectSessions: services.connectSessions, publicUrl: config.publicUrl });
+  registerConnectRoutes(app, { connectSessions: services.connectSessions, pageGuard: createConnectPageGuard({ vault: services.vault, publicUrl: config.publicUrl }), publicUrl: config.publicUrl });
   registerEndUserRoutes(app, services);
   registerConsoleRoutes(app, { ...services, publicUrl: config.publicUrl, oidc: { issuer: config.oidc?.issuer ?? "", consoleClientId: config.consoleClientId } });
   await registerConsoleAssets(app, { directory: options.consoleDirectory ?? CONSOLE_DIST, identityProviderOrigin: identityProviderOrigin(config) });

@@ -10,8 +10,7 @@ import { outboxEvents } from "./support/approvals.js";
 import { createTenant, type TestTenant } from "./support/broker.js";
 import { describeEachDatabase } from "./support/databases.js";
 import { expectError } from "./support/expect.js";
-import { completeAuthorization } from "./support/fake-upstreams/index.js";
-import { connectAccount } from "./support/connect.js";
+import { connectAccount, connectOnHostedPage, openConnectPage, postConnectForm, startOnConnectPage } from "./support/connect.js";
 import { asOperator, call, findSecret, type CallResult } from "./support/http.js";
 import { execute, startToolWorld, type ToolWorld } from "./support/tool-execution.js";
 
@@ -35,25 +34,11 @@ describeEachDatabase("end users and connect sessions", (kind) => {
   const getUser = async (endUserId: string | undefined, connectedAccountId?: string) =>
     execute(world.broker, await tokenFor(endUserId), { tool_name: "scm.get_authenticated_user", ...(connectedAccountId ? { connected_account_id: connectedAccountId } : {}) });
 
-  /** Follows the provider link (as a browser: keeping its cookie) and approves at the fake provider. */
-  async function startAtProvider(connectUrl: string, provider: string) {
-    const start = await call(world.broker, "GET", `${path(connectUrl)}/${provider}`, { headers: HTML });
-    expect(start.status, start.text).toBe(302);
-    const cookie = start.headers.get("set-cookie")!.split(";")[0]!;
-    const authorization = await completeAuthorization(start.headers.get("location")!);
-    return { callbackPath: path(authorization.location!.toString()), cookie };
-  }
-
-  /** Opens the page, follows the provider link, approves at the fake provider, returns the callback answer. */
-  async function connectThroughPage(connectUrl: string, provider: string): Promise<CallResult> {
-    const page = await call(world.broker, "GET", path(connectUrl), { headers: HTML });
-    expect(page.status, page.text).toBe(200);
-    const { callbackPath, cookie } = await startAtProvider(connectUrl, provider);
-    return call(world.broker, "GET", callbackPath, { headers: { ...HTML, cookie } });
-  }
+  /** Opens the page and presses the provider's button (as a browser: keeping its cookies); approves at the fake provider. */
+  const startAtProvider = (connectUrl: string, provider: string) => startOnConnectPage(world.broker, connectUrl, provider);
 
   async function connectFor(endUserId: string): Promise<string> {
-    const callback = await connectThroughPage(sessions[endUserId]!, "scm");
+    const callback: CallResult = await connectOnHostedPage(world.broker, sessions[endUserId]!, "scm");
     expect(callback.status, callback.text).toBe(302);
     const target = new URL(callback.headers.get("location")!);
     expect(target.origin + target.pathname).toBe(REDIRECT);
@@ -85,15 +70,20 @@ describeEachDatabase("end users and connect sessions", (kind) => {
     expect(rows.map((row) => row.token_hash)).not.toContain(token);
   });
 
-  it("shows a page without scripts listing each provider: a link for OAuth, a form for API keys", async () => {
+  it("shows a page without scripts listing each provider: a button (form) for OAuth, a form for API keys", async () => {
     const page = await call(world.broker, "GET", path(sessions.alice!), { headers: HTML });
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toContain("text/html");
     expect(page.headers.get("content-security-policy")).toContain("default-src 'none'");
     expect(page.headers.get("referrer-policy")).toBe("no-referrer");
     expect(page.headers.get("cache-control")).toBe("no-store");
-    expect(page.text).toContain(`href="${sessions.alice}/scm"`);
+    expect(page.text).toContain(`<form method="post" action="${sessions.alice}/scm">`);
+    expect(page.text).not.toContain(`href="${sessions.alice}/scm"`);
     expect(page.text).toContain(`action="${sessions.alice}/tracker/api-key"`);
+    // A post to start a flow is redirected to the provider: the page's form-action allows the offered providers' origins and no other.
+    const formAction = /form-action ([^;]+)/.exec(page.headers.get("content-security-policy")!)![1]!.split(" ");
+    const origins = [REDIRECT, world.fakes.github.url, world.fakes.linear.url].map((url) => new URL(url).origin);
+    expect(formAction.sort()).toEqual(["'self'", ...origins].sort());
     expect(page.text).not.toContain("<script");
     expect(page.text).not.toContain(`/chat"`);
   });
@@ -168,14 +158,9 @@ describeEachDatabase("end users and connect sessions", (kind) => {
 
   it("stores an API key from the page's form as alice's own secret item", async () => {
     const value = world.fakes.linear.addApiKey();
-    const response = await fetch(`${sessions.alice}/tracker/api-key`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", ...HTML },
-      body: new URLSearchParams({ api_key: value }).toString(),
-      redirect: "manual",
-    });
-    world.broker.responses.push(await response.text());
-    expect(response.status).toBe(303);
+    const view = await openConnectPage(world.broker, sessions.alice!);
+    const response = await postConnectForm(world.broker, view, `${path(sessions.alice!)}/tracker/api-key`, { api_key: value });
+    expect(response.status, response.text).toBe(303);
     const target = new URL(response.headers.get("location")!);
     expect(target.searchParams.get("provider")).toBe("tracker");
     const secretItemId = target.searchParams.get("secret_item_id")!;
@@ -210,7 +195,8 @@ describeEachDatabase("end users and connect sessions", (kind) => {
   });
 
   it("refuses a provider outside the session's list, unknown links, and replayed callbacks, storing nothing", async () => {
-    const outside = await call(world.broker, "GET", `${path(sessions.alice!)}/chat`, { headers: HTML });
+    const view = await openConnectPage(world.broker, sessions.alice!);
+    const outside = await postConnectForm(world.broker, view, `${path(sessions.alice!)}/chat`);
     expect(outside.status).toBe(403);
     expect(outside.headers.get("content-type")).toContain("text/html");
     expect(outside.text).toContain("does not allow connecting");
@@ -312,5 +298,7 @@ describeEachDatabase("end users and connect sessions", (kind) => {
     expect(expired.status).toBe(410);
     expect(expired.text).toContain("expired");
     expectError(await call(world.broker, "GET", `${path(sessions.bob!)}/scm`), 410, "connect_session_expired");
+    const view = { cookie: "", pageToken: "x", html: "" };
+    expectError(await postConnectForm(world.broker, view, `${path(sessions.bob!)}/scm`, {}, { accept: "application/json" }), 410, "connect_session_expired");
   });
 });

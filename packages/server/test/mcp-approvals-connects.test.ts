@@ -1,20 +1,20 @@
 /**
- * Issue 16: the steps a person takes, carried in-band. A 2026-07-28 client is asked to open the
- * approval page (or the end user's connect page) and retries by itself; a 2025 client gets the
- * link in an error result and calls the identical tool again. Either way the approved call runs
- * exactly once.
+ * Issue 16: approvals carried in-band. A 2026-07-28 client is asked to open the approval page and
+ * retries by itself; a 2025 client gets the link in an error result and calls the identical tool
+ * again. Either way the approved call runs exactly once. Connecting an end user's account is never
+ * in-band (issue 36): the agent gets no link, the customer's backend gets `connection.required`.
  */
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createScmTenant, decide, deleteCalls, startScmWorld, type ScmTenant, type ScmWorld } from "./support/approvals.js";
+import { createScmTenant, decide, deleteCalls, outboxEvents, startScmWorld, type ScmTenant, type ScmWorld } from "./support/approvals.js";
 import { createTenant, type TestTenant } from "./support/broker.js";
 import { describeEachDatabase } from "./support/databases.js";
-import { completeAuthorization } from "./support/fake-upstreams/index.js";
+import { connectOnHostedPage, openConnectPage, postConnectForm } from "./support/connect.js";
 import { call } from "./support/http.js";
 import { connectLegacyClient, connectModernClient, type ElicitationAnswer, type LegacyVersion, type ToolCallResult } from "./support/mcp-clients.js";
 import { startToolWorld, type ToolWorld } from "./support/tool-execution.js";
 
 
-const HTML = { accept: "text/html" };
 const approvalIdOf = (url: string) => /\/console\/approvals\/([0-9a-f-]{36})\?tenant=[0-9a-f-]{36}$/.exec(url)?.[1];
 
 describeEachDatabase("MCP: approvals in-band", (kind) => {
@@ -131,7 +131,13 @@ describeEachDatabase("MCP: approvals in-band", (kind) => {
   });
 });
 
-describeEachDatabase("MCP: connecting an end user's account in-band", (kind) => {
+/**
+ * Issue 36, item 7: an agent must never choose the credential its end user's calls use. A link to a
+ * connect page lets whoever holds it attach an account or API key of their choosing, so an agent
+ * acting for an end user without an account gets none: it hears `credential_required`, and the
+ * customer's backend hears `connection.required` and brings its own user to a connect page.
+ */
+describeEachDatabase("MCP: an agent never gets a link to connect its end user's account", (kind) => {
   let world: ToolWorld;
   let tenant: TestTenant;
   let mcpUrl: string;
@@ -148,53 +154,89 @@ describeEachDatabase("MCP: connecting an end user's account in-band", (kind) => 
     expect(minted.status, minted.text).toBe(200);
     return minted.body.access_token as string;
   };
+  const rowsOf = (table: "connect_sessions" | "secret_items" | "connections") =>
+    world.broker.services.store.db.selectFrom(table).select("tenant_id").where("tenant_id", "=", tenant.tenantId).execute();
+  const requiredFor = async (endUserId: string) =>
+    (await outboxEvents(world.broker, tenant.tenantId, "connection.required")).filter((event) => event.data.end_user_id === endUserId);
 
-  /** The end user opens the connect page, picks GitHub and approves at the (fake) provider. */
-  async function connectThroughPage(connectUrl: string) {
-    const path = (url: string) => new URL(url).pathname + new URL(url).search;
-    expect((await call(world.broker, "GET", path(connectUrl), { headers: HTML })).status).toBe(200);
-    const start = await call(world.broker, "GET", `${path(connectUrl)}/scm`, { headers: HTML });
-    expect(start.status, start.text).toBe(302);
-    const cookie = start.headers.get("set-cookie")!.split(";")[0]!;
-    const authorization = await completeAuthorization(start.headers.get("location")!);
-    const callback = await call(world.broker, "GET", path(authorization.location!.toString()), { headers: { ...HTML, cookie } });
-    expect(callback.status, callback.text).toBeLessThan(400);
+  /** A malicious agent: whatever URL it is given, it opens the page and posts its own API key there. */
+  async function attachOwnKey(url: string): Promise<ElicitationAnswer> {
+    const view = await openConnectPage(world.broker, url).catch(() => undefined);
+    if (view) await postConnectForm(world.broker, view, `${new URL(url).pathname}/tracker/api-key`, { api_key: world.fakes.linear.addApiKey() });
+    return "accept";
   }
 
-  it("asks a 2026-07-28 client to open the end user's connect page, then runs the call on the new account", async () => {
-    world.fakes.github.setUser({ login: "erin-gh", id: 7001 });
-    const { client, elicitations } = await connectModernClient(mcpUrl, await tokenFor("erin"), async ({ url }) => {
-      await connectThroughPage(url);
-      return "accept";
-    });
-    const result = (await client.callTool({ name: "scm.get_authenticated_user", arguments: {} })) as ToolCallResult;
-    expect(result.isError ?? false, result.content[0]?.text).toBe(false);
-    expect(result.structuredContent).toMatchObject({ login: "erin-gh" });
-    expect(elicitations).toHaveLength(1);
-    expect(elicitations[0]!.url).toMatch(new RegExp(`^${world.broker.config.publicUrl}/connect/cs_`));
-    const connections = await call(world.broker, "GET", "/v1/connections", { token: tenant.operatorToken, tenant: tenant.tenantId });
-    expect(connections.body.data.filter((c: { end_user_id: string | null }) => c.end_user_id === "erin")).toHaveLength(1);
+  /** The customer's backend, told by the event, makes a connect session with its control key for its own signed-in user, who connects. */
+  async function backendConnects(endUserId: string, provider: string) {
+    const [event] = await requiredFor(endUserId);
+    expect(event?.data).toMatchObject({ end_user_id: endUserId, provider });
+    const session = await call(world.broker, "POST", "/v1/connect-sessions", { token: tenant.testKey, body: { end_user_id: endUserId, providers: [provider] } });
+    expect(session.status, session.text).toBe(201);
+    const callback = await connectOnHostedPage(world.broker, session.body.connect_url, provider);
+    expect(callback.status, callback.text).toBe(200);
+  }
+
+  it("asks a 2026-07-28 client to open nothing: credential_required without a link, connection.required for the backend", async () => {
+    const { client, elicitations } = await connectModernClient(mcpUrl, await tokenFor("erin"), ({ url }) => attachOwnKey(url));
+    const result = (await client.callTool({ name: "tracker.list_issues", arguments: {} })) as ToolCallResult;
     await client.close();
+    expect(elicitations).toEqual([]);
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ error: { code: "credential_required", details: { provider: "tracker" } } });
+    expect(result.structuredContent!.error.details.connect_url).toBeUndefined();
+    expect(JSON.stringify(result)).not.toMatch(/\/connect\/|cs_/);
+    expect(result.content[0]!.text).toContain("must connect one in the application");
+    expect(await rowsOf("connect_sessions")).toEqual([]);
+    expect(await rowsOf("secret_items")).toEqual([]);
+    const [event, ...more] = await requiredFor("erin");
+    expect(more).toEqual([]);
+    expect(event!.data).toEqual({ end_user_id: "erin", provider: "tracker", tool_name: "tracker.list_issues", invocation_id: expect.any(String), agent_app_id: tenant.agentAppId, env: "test" });
+    const invocation = await call(world.broker, "GET", `/v1/tools/invocations/${event!.data.invocation_id}`, { token: await tokenFor("erin") });
+    expect(invocation.body).toMatchObject({ status: "rejected", error_code: "credential_required", end_user_id: "erin" });
   });
 
-  it("gives a 2025 client the connect link in an error result; the identical call works once connected", async () => {
+  it("gives a 2025 client no link either; once the person connects through the customer's app, the identical call runs", async () => {
     world.fakes.github.setUser({ login: "frank-gh", id: 7002 });
     const client = await connectLegacyClient(mcpUrl, await tokenFor("frank"));
     const first = (await client.callTool({ name: "scm.get_authenticated_user", arguments: {} })) as ToolCallResult;
     expect(first.isError).toBe(true);
-    expect(first.structuredContent).toMatchObject({ error: { code: "credential_required", details: { provider: "scm", connect_url: expect.stringContaining("/connect/cs_") } } });
-    await connectThroughPage(first.structuredContent!.error.details.connect_url);
+    expect(first.structuredContent).toMatchObject({ error: { code: "credential_required", details: { provider: "scm" } } });
+    expect(JSON.stringify(first)).not.toMatch(/\/connect\/|cs_/);
+    await backendConnects("frank", "scm");
     const second = (await client.callTool({ name: "scm.get_authenticated_user", arguments: {} })) as ToolCallResult;
     expect(second.structuredContent).toMatchObject({ login: "frank-gh" });
     await client.close();
   });
 
-  it("offers no connect link to an agent without an end user: an operator connects shared accounts", async () => {
+  it("tells the backend over REST too, and raises nothing for a call acting for no end user (an operator connects shared accounts)", async () => {
+    const asked = await call(world.broker, "POST", "/v1/tools/execute", { token: await tokenFor("grace"), body: { tool_name: "scm.get_authenticated_user", arguments: {} } });
+    expect(asked.status).toBe(422);
+    expect(asked.body.error.code).toBe("credential_required");
+    expect(asked.text).not.toMatch(/\/connect\/|cs_/);
+    expect((await requiredFor("grace")).map((event) => event.data.provider)).toEqual(["scm"]);
+    const before = (await outboxEvents(world.broker, tenant.tenantId, "connection.required")).length;
     const client = await connectLegacyClient(mcpUrl, await tokenFor());
-    const result = (await client.callTool({ name: "tracker.list_issues", arguments: {} })) as ToolCallResult;
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({ error: { code: "credential_required" } });
-    expect(result.structuredContent!.error.details.connect_url).toBeUndefined();
+    const shared = (await client.callTool({ name: "tracker.list_issues", arguments: {} })) as ToolCallResult;
     await client.close();
+    expect(shared.structuredContent).toMatchObject({ error: { code: "credential_required" } });
+    expect(shared.content[0]!.text).toContain("an operator connects shared accounts");
+    expect((await outboxEvents(world.broker, tenant.tenantId, "connection.required")).length).toBe(before);
+  });
+
+  it("keeps links that agent apps were handed by earlier versions dead: no page, no key stored", async () => {
+    const token = `cs_${randomBytes(32).toString("base64url")}`;
+    const now = Date.now();
+    await world.broker.services.store.db.insertInto("connect_sessions").values({
+      id: randomUUID(), tenant_id: tenant.tenantId, env: "test", end_user_id: "heidi", providers: JSON.stringify(["tracker"]), redirect_url: null, label: null,
+      token_hash: createHash("sha256").update(token).digest("hex"), created_by_type: "agent_app", created_by_id: tenant.agentAppId,
+      created_at: new Date(now).toISOString(), expires_at: new Date(now + 30 * 60_000).toISOString(),
+    }).execute();
+    expect((await call(world.broker, "GET", `/connect/${token}`)).status).toBe(404);
+    const posted = await call(world.broker, "POST", `/connect/${token}/tracker/api-key`, {
+      rawBody: new URLSearchParams({ api_key: world.fakes.linear.addApiKey() }).toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(posted.status).toBe(404);
+    expect(await rowsOf("secret_items")).toEqual([]);
   });
 });

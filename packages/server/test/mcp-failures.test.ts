@@ -40,22 +40,20 @@ describeEachDatabase("MCP when things go wrong", (kind) => {
     await client.close();
   });
 
-  it("keeps one live connect link per agent app and end user, however often the agent asks", async () => {
+  it("gives no connect link however often the agent asks: one connection.required per refused call, no connect session", async () => {
     const other = await createTenant(world.broker, "No accounts");
     const minted = await call(world.broker, "POST", "/v1/broker/token", { token: other.testKey, body: { agent_app_id: other.agentAppId, env: "test", end_user_id: "frank" } });
     const client = await connectLegacyClient(mcpUrl, minted.body.access_token);
-    const links: string[] = [];
     for (let i = 0; i < 5; i++) {
       const result = (await client.callTool({ name: "scm.get_authenticated_user", arguments: {} })) as ToolCallResult;
-      links.push(result.structuredContent!.error.details.connect_url);
+      expect(result.structuredContent).toMatchObject({ error: { code: "credential_required" } });
+      expect(result.structuredContent!.error.details.connect_url).toBeUndefined();
     }
     await client.close();
-    expect(new Set(links).size).toBe(5);
     const sessions = await world.broker.services.store.db.selectFrom("connect_sessions").select("id").where("tenant_id", "=", other.tenantId).execute();
-    expect(sessions).toHaveLength(1);
-    const path = (url: string) => new URL(url).pathname;
-    expect((await call(world.broker, "GET", path(links[0]!))).status).toBe(404);
-    expect((await call(world.broker, "GET", path(links[4]!))).status).toBe(200);
+    expect(sessions).toEqual([]);
+    const events = await world.broker.services.store.db.selectFrom("events").select("payload").where("tenant_id", "=", other.tenantId).where("type", "=", "connection.required").execute();
+    expect(new Set(events.map((event) => JSON.parse(event.payload).data.invocation_id)).size).toBe(5);
   });
 
   it("runs the identical call once one of two racing approvals is approved, whichever it is", async () => {

@@ -4148,7 +4148,7 @@ export interface paths {
                     "application/json": {
                         description?: string;
                         /** @description Event kinds to send; omitted or null means every kind */
-                        events?: ("connection.created" | "connection.revoked" | "connection.expired" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
+                        events?: ("connection.created" | "connection.revoked" | "connection.expired" | "connection.required" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
                         /** @description https URL (http allowed outside production) */
                         url: string;
                     };
@@ -4172,7 +4172,7 @@ export interface paths {
                                 /** @enum {string} */
                                 reason: "operator" | "endpoint_gone" | "failing";
                             } | null;
-                            events: ("connection.created" | "connection.revoked" | "connection.expired" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
+                            events: ("connection.created" | "connection.revoked" | "connection.expired" | "connection.required" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
                             /**
                              * Format: uuid
                              * @description A UUID
@@ -4299,7 +4299,7 @@ export interface paths {
                                 /** @enum {string} */
                                 reason: "operator" | "endpoint_gone" | "failing";
                             } | null;
-                            events: ("connection.created" | "connection.revoked" | "connection.expired" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
+                            events: ("connection.created" | "connection.revoked" | "connection.expired" | "connection.required" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
                             /**
                              * Format: uuid
                              * @description A UUID
@@ -4439,7 +4439,7 @@ export interface paths {
                         description?: string;
                         /** @description false disables the endpoint; true re-enables it and resets its failure streak */
                         enabled?: boolean;
-                        events?: ("connection.created" | "connection.revoked" | "connection.expired" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
+                        events?: ("connection.created" | "connection.revoked" | "connection.expired" | "connection.required" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
                         /** @description https URL (http allowed outside production) */
                         url?: string;
                     };
@@ -4463,7 +4463,7 @@ export interface paths {
                                 /** @enum {string} */
                                 reason: "operator" | "endpoint_gone" | "failing";
                             } | null;
-                            events: ("connection.created" | "connection.revoked" | "connection.expired" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
+                            events: ("connection.created" | "connection.revoked" | "connection.expired" | "connection.required" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
                             /**
                              * Format: uuid
                              * @description A UUID
@@ -4668,7 +4668,7 @@ export interface paths {
                                 /** @enum {string} */
                                 reason: "operator" | "endpoint_gone" | "failing";
                             } | null;
-                            events: ("connection.created" | "connection.revoked" | "connection.expired" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
+                            events: ("connection.created" | "connection.revoked" | "connection.expired" | "connection.required" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
                             /**
                              * Format: uuid
                              * @description A UUID
@@ -5101,7 +5101,7 @@ export interface components {
              * @description An event kind (see docs/webhooks.md for each payload)
              * @enum {string}
              */
-            event_type: "connection.created" | "connection.revoked" | "connection.expired" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test";
+            event_type: "connection.created" | "connection.revoked" | "connection.expired" | "connection.required" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test";
             /**
              * Format: uuid
              * @description A UUID
@@ -5126,7 +5126,7 @@ export interface components {
                 /** @enum {string} */
                 reason: "operator" | "endpoint_gone" | "failing";
             } | null;
-            events: ("connection.created" | "connection.revoked" | "connection.expired" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
+            events: ("connection.created" | "connection.revoked" | "connection.expired" | "connection.required" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
             /**
              * Format: uuid
              * @description A UUID

@@ -9,6 +9,7 @@ export const EVENT_KINDS: Record<WebhookEvent, string> = {
   "connection.created": "An account was connected",
   "connection.revoked": "A connection was revoked",
   "connection.expired": "A connection's tokens expired for good",
+  "connection.required": "An end user must connect an account for an agent's call",
   "approval.requested": "A call waits for approval",
   "approval.decided": "An approval was decided",
   "billing.period_finalized": "A billing period was closed",

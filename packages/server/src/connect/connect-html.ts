@@ -1,12 +1,20 @@
 /** The hosted connect pages. Every value is escaped; no page holds a token of the tenant or of a provider. */
 import { escapeHtml, page } from "../http/html-page.js";
+import { PAGE_TOKEN_FIELD } from "./connect-page-guard.js";
 import type { ConnectOption } from "./connect-session-service.js";
 
-function optionItem(connectUrl: string, option: ConnectOption): string {
+/** The page's proof that a post comes from it (see connect-page-guard.ts). */
+const tokenField = (pageToken: string) => `<input type="hidden" name="${PAGE_TOKEN_FIELD}" value="${escapeHtml(pageToken)}">`;
+
+function optionItem(connectUrl: string, pageToken: string, option: ConnectOption): string {
   const name = escapeHtml(option.displayName);
-  const oauth = option.oauth ? `<p><a class="button" href="${escapeHtml(`${connectUrl}/${encodeURIComponent(option.id)}`)}">Connect ${name}</a></p>` : "";
+  const providerUrl = `${connectUrl}/${encodeURIComponent(option.id)}`;
+  // Starting a flow is a form post, never a link: a navigation from elsewhere must not start one.
+  const oauth = option.oauth
+    ? `<form method="post" action="${escapeHtml(providerUrl)}">${tokenField(pageToken)}<p><button type="submit">Connect ${name}</button></p></form>`
+    : "";
   const apiKey = option.apiKey
-    ? `<form method="post" action="${escapeHtml(`${connectUrl}/${encodeURIComponent(option.id)}/api-key`)}">` +
+    ? `<form method="post" action="${escapeHtml(`${providerUrl}/api-key`)}">${tokenField(pageToken)}` +
       `<label for="key-${escapeHtml(option.id)}">${option.oauth ? "Or paste" : "Paste"} a ${name} API key</label>` +
       `<input id="key-${escapeHtml(option.id)}" name="api_key" type="password" autocomplete="off" required maxlength="4096">` +
       `<p><button type="submit">Save ${name} key</button></p></form>`
@@ -14,11 +22,21 @@ function optionItem(connectUrl: string, option: ConnectOption): string {
   return `<li><strong>${name}</strong>${oauth}${apiKey}</li>`;
 }
 
-export function choosePage(connectUrl: string, options: ConnectOption[], expiresAt: string): string {
+export function choosePage(connectUrl: string, pageToken: string, options: ConnectOption[], expiresAt: string): string {
   return page(
     "Connect your accounts",
     `<h1>Connect your accounts</h1><p>Choose an account to connect. You can connect more than one.</p>` +
-      `<ul>${options.map((option) => optionItem(connectUrl, option)).join("")}</ul>` +
+      `<ul>${options.map((option) => optionItem(connectUrl, pageToken, option)).join("")}</ul>` +
       `<p class="muted">This link works until ${escapeHtml(expiresAt)} (UTC).</p>`,
+  );
+}
+
+/** What a plain visit to a provider's start address sees: connecting starts from the page, with a press. */
+export function startFromPage(connectUrl: string, option: ConnectOption): string {
+  const name = escapeHtml(option.displayName);
+  return page(
+    `Connect ${option.displayName}`,
+    `<h1>Connect ${name}</h1><p>Connecting an account starts on the connect page, with its button.</p>` +
+      `<p><a class="button" href="${escapeHtml(connectUrl)}">Open the connect page</a></p>`,
   );
 }

@@ -1,8 +1,9 @@
 /**
  * Connect sessions over HTTP: the API that creates them, and the hosted pages an end user opens
- * (`/connect/{token}`), which need no credential but the token in their path.
+ * (`/connect/{token}`), which need no credential but the token in their path. Everything that
+ * connects an account is a form post from that page (connect-page-guard.ts).
  */
-import { Type } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 import type { FastifyReply } from "fastify";
 import { bindToBrowser } from "../connections/browser-binding.js";
 import { BrokerError } from "../errors.js";
@@ -10,8 +11,9 @@ import type { App } from "../http/app-type.js";
 import { actorOf, type Credential } from "../http/credentials.js";
 import { connectedPage, sendPage } from "../http/html-page.js";
 import { EndUserId, EnvSchema, errorResponses, Label, Timestamp, Uuid } from "../http/schemas.js";
-import { choosePage } from "./connect-html.js";
-import { CONNECT_SESSION_TTL_MS, type ConnectSessionService, type SessionCreator } from "./connect-session-service.js";
+import { choosePage, startFromPage } from "./connect-html.js";
+import { PAGE_TOKEN_FIELD, type ConnectPageGuard } from "./connect-page-guard.js";
+import { CONNECT_SESSION_TTL_MS, type ConnectSessionService, type OpenSession, type SessionCreator } from "./connect-session-service.js";
 
 const CreateBody = Type.Object(
   {
@@ -41,8 +43,14 @@ const ConnectSession = Type.Object({
 
 const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }) });
 const ProviderParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }), provider: Type.String({ minLength: 1, maxLength: 50 }) });
+// The page's hidden field; missing or wrong, the post is 403 (it did not come from the page).
+const PageToken = Type.Optional(Type.String({ maxLength: 2000, description: "The hidden field of the connect page's forms: it proves the post comes from this browser's view of the page" }));
+const StartForm = Type.Object({ [PAGE_TOKEN_FIELD]: PageToken }, { additionalProperties: false });
 // U+FFFD is what a form's broken percent-encoding decodes to: refused rather than stored as a key.
-const ApiKeyForm = Type.Object({ api_key: Type.String({ minLength: 1, maxLength: 4096, pattern: "^[^\\u0000-\\u001F\\u007F\\uFFFD]+$" }) }, { additionalProperties: false });
+const ApiKeyForm = Type.Object(
+  { api_key: Type.String({ minLength: 1, maxLength: 4096, pattern: "^[^\\u0000-\\u001F\\u007F\\uFFFD]+$" }), [PAGE_TOKEN_FIELD]: PageToken },
+  { additionalProperties: false },
+);
 /** An HTML page, documented as such (the envelope stays JSON for API clients). */
 const Html = { description: "An HTML page", content: { "text/html": { schema: Type.String() } } };
 const PAGE_ERRORS = errorResponses(400, 403, 404, 410, 422);
@@ -63,7 +71,13 @@ export function redirectWith(redirectUrl: string, params: Record<string, string>
   return target.toString();
 }
 
-export function registerConnectRoutes(app: App, deps: { connectSessions: ConnectSessionService; publicUrl: string }) {
+/** Origins a post from the page may be redirected to: the providers' authorize pages, the application's redirect URL. */
+const formTargetsOf = (session: OpenSession) => [
+  ...session.options.flatMap((option) => (option.authorizeOrigin ? [option.authorizeOrigin] : [])),
+  ...(session.row.redirect_url ? [new URL(session.row.redirect_url).origin] : []),
+];
+
+export function registerConnectRoutes(app: App, deps: { connectSessions: ConnectSessionService; pageGuard: ConnectPageGuard; publicUrl: string }) {
   const tags = ["connect sessions"];
 
   app.post(
@@ -96,15 +110,17 @@ export function registerConnectRoutes(app: App, deps: { connectSessions: Connect
       schema: {
         tags,
         summary: "The hosted connect page (HTML)",
-        description: "Lists the session's providers: a link per OAuth provider, a form per API-key provider. 404 for an unknown link, 410 connect_session_expired.",
+        description:
+          "Lists the session's providers: a button (form) per OAuth provider, a form per API-key provider; the forms carry a token bound to this browser " +
+          "(a cookie the page sets). 404 for an unknown link, 410 connect_session_expired.",
         params: TokenParams,
         response: { 200: Html, ...PAGE_ERRORS },
       },
     },
     async (request, reply) => {
-      const { row, options } = await deps.connectSessions.open(request.params.token);
-      const redirectOrigin = row.redirect_url ? new URL(row.redirect_url).origin : undefined;
-      return sendPage(reply, 200, choosePage(`${deps.publicUrl}/connect/${request.params.token}`, options, row.expires_at), redirectOrigin);
+      const session = await deps.connectSessions.open(request.params.token);
+      const pageToken = deps.pageGuard.issue(request, reply, session.row.id);
+      return sendPage(reply, 200, choosePage(`${deps.publicUrl}/connect/${request.params.token}`, pageToken, session.options, session.row.expires_at), formTargetsOf(session));
     },
   );
 
@@ -114,24 +130,49 @@ export function registerConnectRoutes(app: App, deps: { connectSessions: Connect
       config: { htmlErrors: true },
       schema: {
         tags,
-        summary: "Start connecting one provider through OAuth (302 to the provider)",
-        description: "403 forbidden for a provider the session does not offer.",
+        summary: "A page leading back to the connect page (a visit here starts nothing)",
+        description: "Connecting starts with a post from the connect page's button, never with a navigation (a link someone else sent). 403 forbidden for a provider the session does not offer.",
         params: ProviderParams,
-        response: { 302: Type.Null(), ...PAGE_ERRORS, ...errorResponses(503) },
+        response: { 200: Html, ...PAGE_ERRORS, ...errorResponses(503) },
       },
     },
     async (request, reply) => {
-      const { authorizeUrl, state } = await deps.connectSessions.beginOAuth(request.params.token, request.params.provider);
-      bindToBrowser(reply, state, deps.publicUrl.startsWith("https:"));
-      return reply.header("cache-control", "no-store").header("referrer-policy", "no-referrer").redirect(authorizeUrl, 302);
+      const session = await deps.connectSessions.open(request.params.token);
+      const option = deps.connectSessions.offered(session, request.params.provider);
+      return sendPage(reply, 200, startFromPage(`${deps.publicUrl}/connect/${request.params.token}`, option));
     },
   );
 
   app.register(async (forms) => {
-    // The API-key form is the one place a browser posts a form: parsed here only, everything else stays JSON.
+    // The connect page's forms are the one place a browser posts a form: parsed here only, everything else stays JSON.
     forms.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 16 * 1024 }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
+    forms.post(
+      "/connect/:token/:provider",
+      {
+        config: { htmlErrors: true },
+        schema: {
+          tags,
+          summary: "Start connecting one provider through OAuth, from the connect page's button (303 to the provider)",
+          description:
+            `Form field \`${PAGE_TOKEN_FIELD}\` from the page, with the cookie the page set. 403 forbidden when the post did not come from this browser's view of the page ` +
+            "(no or another token or cookie, a cross-site `Sec-Fetch-Site` or `Origin`) or for a provider the session does not offer; 422 unprocessable for an API-key-only provider.",
+          params: ProviderParams,
+          consumes: ["application/x-www-form-urlencoded"],
+          body: StartForm,
+          response: { 303: Type.Null(), ...PAGE_ERRORS, ...errorResponses(413, 415, 503) },
+        },
+      },
+      async (request, reply: FastifyReply) => {
+        const { token, provider } = request.params as { token: string; provider: string };
+        const session = await deps.connectSessions.open(token);
+        deps.pageGuard.check(request, session.row.id, (request.body as Static<typeof StartForm>)[PAGE_TOKEN_FIELD]);
+        const { authorizeUrl, state } = await deps.connectSessions.beginOAuth(session, provider);
+        bindToBrowser(reply, state, deps.publicUrl.startsWith("https:"));
+        return reply.header("cache-control", "no-store").header("referrer-policy", "no-referrer").redirect(authorizeUrl, 303);
+      },
+    );
     forms.post(
       "/connect/:token/:provider/api-key",
       {
@@ -139,7 +180,9 @@ export function registerConnectRoutes(app: App, deps: { connectSessions: Connect
         schema: {
           tags,
           summary: "Store an end user's API key from the hosted page",
-          description: "Form field `api_key`. Becomes a write-only secret item of the session's end user; then 303 to the redirect URL with `secret_item_id`, or a page.",
+          description:
+            `Form fields \`api_key\` and the page's \`${PAGE_TOKEN_FIELD}\` (403 forbidden without it, as for the OAuth start). ` +
+            "Becomes a write-only secret item of the session's end user; then 303 to the redirect URL with `secret_item_id`, or a page.",
           params: ProviderParams,
           consumes: ["application/x-www-form-urlencoded"],
           body: ApiKeyForm,
@@ -148,8 +191,10 @@ export function registerConnectRoutes(app: App, deps: { connectSessions: Connect
       },
       async (request, reply: FastifyReply) => {
         const { token, provider } = request.params as { token: string; provider: string };
-        const { api_key } = request.body as { api_key: string };
-        const { item, redirectUrl, displayName } = await deps.connectSessions.saveApiKey(token, provider, api_key);
+        const form = request.body as Static<typeof ApiKeyForm>;
+        const session = await deps.connectSessions.open(token);
+        deps.pageGuard.check(request, session.row.id, form[PAGE_TOKEN_FIELD]);
+        const { item, redirectUrl, displayName } = await deps.connectSessions.saveApiKey(session, provider, form.api_key);
         if (redirectUrl) return reply.header("cache-control", "no-store").redirect(redirectWith(redirectUrl, { secret_item_id: item.secret_item_id, provider }), 303);
         return sendPage(reply, 200, connectedPage(`Your ${displayName} API key`, `${deps.publicUrl}/connect/${token}`));
       },

@@ -13,16 +13,6 @@ export function createConnectSessionQueries({ db: storeDb }: Pick<Store, "db">) 
     deleteOfEndUser: (tenantId: string, endUserId: string, db: Executor = storeDb) =>
       db.deleteFrom("connect_sessions").where("tenant_id", "=", tenantId).where("end_user_id", "=", endUserId).execute(),
 
-    /** The sessions one agent app made for one end user (over MCP): each new link replaces the last. */
-    deleteOfAgentAppForEndUser: (tenantId: string, agentAppId: string, endUserId: string, db: Executor = storeDb) =>
-      db
-        .deleteFrom("connect_sessions")
-        .where("tenant_id", "=", tenantId)
-        .where("created_by_type", "=", "agent_app")
-        .where("created_by_id", "=", agentAppId)
-        .where("end_user_id", "=", endUserId)
-        .execute(),
-
     /** Sessions live 30 minutes; a day later nobody can tell an expired one from an unknown one. */
     deleteExpiredBefore: (at: string, db: Executor = storeDb) => db.deleteFrom("connect_sessions").where("expires_at", "<", at).execute(),
   };

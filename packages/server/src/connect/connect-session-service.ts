@@ -5,7 +5,6 @@
  * each allowed provider any number of times (several accounts).
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import type { AgentAppService } from "../agent-apps/agent-app-service.js";
 import type { AuditActor } from "../audit/audit-log.js";
 import type { OAuthAppService } from "../oauth-apps/oauth-app-service.js";
 import type { Clock } from "../clock.js";
@@ -27,8 +26,8 @@ export type ConnectSessionInput = { end_user_id: string; providers?: string[] | 
 /** Who creates the session: its env and the identity recorded as the connections' creator. */
 export type SessionCreator = { tenantId: string; env: TestOrLive; actor: AuditActor; owner: Owner };
 
-/** How a provider can be connected on the page. */
-export type ConnectOption = { id: string; displayName: string; oauth: boolean; apiKey: boolean };
+/** How a provider can be connected on the page, and where its OAuth flow goes (the page's forms may lead there). */
+export type ConnectOption = { id: string; displayName: string; oauth: boolean; apiKey: boolean; authorizeOrigin: string | null };
 
 export type OpenSession = { row: ConnectSessionRow; options: ConnectOption[] };
 
@@ -38,7 +37,6 @@ type ConnectSessionDeps = {
   connections: Pick<ConnectionService, "startForEndUser">;
   secretItems: Pick<SecretItemService, "createForEndUser">;
   controlKeys: Pick<ControlKeyService, "isActive">;
-  agentApps: Pick<AgentAppService, "get">;
   oauthApps: Pick<OAuthAppService, "hasOwnApp">;
   clock: Clock;
   publicUrl: string;
@@ -62,7 +60,7 @@ export function isAllowedRedirect(value: string): boolean {
 }
 
 const creatorTypeOf = (actor: AuditActor): ConnectSessionRow["created_by_type"] => {
-  if (actor.type === "operator" || actor.type === "control_key" || actor.type === "agent_app") return actor.type;
+  if (actor.type === "operator" || actor.type === "control_key") return actor.type;
   throw new Error(`a connect session cannot be created by ${actor.type}`);
 };
 
@@ -72,7 +70,9 @@ export function createConnectSessionService(deps: ConnectSessionDeps) {
   /** How a tenant connects a provider in an env: OAuth needs a client, the broker-wide one or the tenant's own. */
   async function optionOf(provider: ResolvedProvider, tenantId: string, env: TestOrLive): Promise<ConnectOption> {
     const hasClient = provider.client !== undefined || (provider.oauth !== undefined && (await deps.oauthApps.hasOwnApp(tenantId, env, provider.id)));
-    return { id: provider.id, displayName: provider.displayName, oauth: provider.oauth !== undefined && hasClient, apiKey: provider.authModes.includes("api_key") };
+    const oauth = provider.oauth !== undefined && hasClient;
+    const authorizeOrigin = oauth ? new URL(provider.oauth!.authorizeUrl).origin : null;
+    return { id: provider.id, displayName: provider.displayName, oauth, apiKey: provider.authModes.includes("api_key"), authorizeOrigin };
   }
   const connectable = (option: ConnectOption) => option.oauth || option.apiKey;
 
@@ -91,16 +91,13 @@ export function createConnectSessionService(deps: ConnectSessionDeps) {
   }
 
   /**
-   * A session dies with the control key or agent app that made it: revoking a leaked key, or
-   * disabling an agent app (whose MCP calls ask end users to connect), stops its links too.
+   * A session dies with the control key that made it: revoking a leaked key stops its links too.
+   * Links that agent apps made (earlier versions handed them to MCP agents) are dead: an agent
+   * holding one could attach a credential of its choosing to its end user.
    */
   async function creatorIsActive(row: ConnectSessionRow): Promise<boolean> {
     if (row.created_by_type === "control_key") return deps.controlKeys.isActive(row.tenant_id, row.created_by_id);
-    if (row.created_by_type === "agent_app") {
-      const agentApp = await deps.agentApps.get(row.tenant_id, row.created_by_id).catch(() => undefined);
-      return agentApp?.status === "active";
-    }
-    return true;
+    return row.created_by_type === "operator";
   }
 
   /** The session behind a token, if it is still usable. Unknown tokens are 404; expired ones 410. */
@@ -175,19 +172,11 @@ export function createConnectSessionService(deps: ConnectSessionDeps) {
       };
     },
 
-    /**
-     * A connect link an agent app hands its end user (over MCP). It replaces the link that agent
-     * app last made for that end user, so asking again and again never piles up live links.
-     */
-    async createForAgentApp(caller: { tenantId: string; env: TestOrLive; agentAppId: string }, endUserId: string, providers: string[]) {
-      await queries.deleteOfAgentAppForEndUser(caller.tenantId, caller.agentAppId, endUserId);
-      const actor = { type: "agent_app" as const, id: caller.agentAppId };
-      return this.create({ tenantId: caller.tenantId, env: caller.env, actor, owner: { issuer: "agent_app", subject: caller.agentAppId } }, { end_user_id: endUserId, providers });
-    },
-
     /** The provider's authorize URL for this session's end user (PKCE, state bound to the session), and the state. */
-    async beginOAuth(token: string, providerId: string): Promise<{ authorizeUrl: string; state: string }> {
-      const session = await open(token);
+    /** The provider a page offers, for a page about it (403 when the session does not offer it). */
+    offered: (session: OpenSession, providerId: string) => optionIn(session, providerId),
+
+    async beginOAuth(session: OpenSession, providerId: string): Promise<{ authorizeUrl: string; state: string }> {
       const option = optionIn(session, providerId);
       if (!option.oauth) throw new BrokerError("unprocessable", `${option.displayName} is connected with an API key on this page, not through OAuth`);
       const { row } = session;
@@ -196,8 +185,7 @@ export function createConnectSessionService(deps: ConnectSessionDeps) {
     },
 
     /** Stores an API key as a secret item of the session's end user. */
-    async saveApiKey(token: string, providerId: string, value: string) {
-      const session = await open(token);
+    async saveApiKey(session: OpenSession, providerId: string, value: string) {
       const option = optionIn(session, providerId);
       if (!option.apiKey) throw new BrokerError("unprocessable", `${option.displayName} is connected through OAuth, not with an API key`);
       const { row } = session;

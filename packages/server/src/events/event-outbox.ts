@@ -12,6 +12,7 @@ export type EventType =
   | "connection.created"
   | "connection.revoked"
   | "connection.expired"
+  | "connection.required"
   | "approval.requested"
   | "approval.decided"
   | "billing.period_finalized"
@@ -21,6 +22,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   "connection.created",
   "connection.revoked",
   "connection.expired",
+  "connection.required",
   "approval.requested",
   "approval.decided",
   "billing.period_finalized",

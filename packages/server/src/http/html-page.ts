@@ -23,11 +23,12 @@ export function page(title: string, body: string): string {
 
 /**
  * Sends a page with headers that keep the connect link private: no referrer (the link is the
- * session's capability), no caching, no framing, and forms that post only here (and, after a
- * post, may redirect to the application's own redirect URL).
+ * session's capability), no caching, no framing, and forms that post only here. Browsers check
+ * `form-action` on the redirect that follows a post too, so `formTargets` names the origins a post
+ * may lead to (the provider's authorize page, the application's redirect URL).
  */
-export function sendPage(reply: FastifyReply, status: number, html: string, redirectOrigin?: string) {
-  const formAction = ["'self'", ...(redirectOrigin ? [redirectOrigin] : [])].join(" ");
+export function sendPage(reply: FastifyReply, status: number, html: string, formTargets: readonly string[] = []) {
+  const formAction = ["'self'", ...new Set(formTargets)].join(" ");
   return reply
     .code(status)
     .header("content-type", "text/html; charset=utf-8")

@@ -1,13 +1,13 @@
 /**
  * `tools/call` as one more caller of the execute pipeline: the same policy, approvals, credential
- * resolution, scrubbing, audit and metering as POST /v1/tools/execute. What MCP adds is how a
- * step a person must take reaches them: an approval or a missing connection becomes a URL
- * elicitation the client retries after (2026-07-28), or an error result carrying the link (2025
- * clients), after which the identical call runs.
+ * resolution, scrubbing, audit and metering as POST /v1/tools/execute. What MCP adds is how an
+ * approval reaches a person: a URL elicitation of the console's page the client retries after
+ * (2026-07-28), or an error result carrying the link (2025 clients), after which the identical
+ * call runs. A missing connection is never a link: whoever holds a connect link chooses the
+ * account the end user's calls use, so the agent hears `credential_required` and the customer's
+ * backend, told by `connection.required`, brings its own user to a connect page.
  */
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type InputRequiredResult } from "@modelcontextprotocol/server";
-import type { Clock } from "../clock.js";
-import type { ConnectSessionService } from "../connect/connect-session-service.js";
 import { BrokerError } from "../errors.js";
 import type { RateLimiter } from "../http/rate-limit.js";
 import { isDatabaseUnavailable } from "../store/database-errors.js";
@@ -32,10 +32,8 @@ export type McpToolCall = {
 type McpCallDeps = {
   executeService: Pick<ExecuteService, "execute">;
   catalogue: ScopedTools;
-  connectSessions: Pick<ConnectSessionService, "createForAgentApp">;
   requestStates: RequestStates;
   limiter: RateLimiter;
-  clock: Clock;
   publicUrl: string;
 };
 
@@ -56,27 +54,12 @@ export function createMcpCalls(deps: McpCallDeps) {
   // The console's page for one approval; `tenant` picks the right tenant for operators of several.
   const approvalUrl = (tenantId: string, approvalId: string) => `${deps.publicUrl}/console/approvals/${approvalId}?tenant=${tenantId}`;
 
-  /** The step a person can take so that this refusal turns into a result, if there is one. */
-  async function stepFor(call: McpToolCall, error: BrokerError, previous: PendingStep | undefined): Promise<PendingStep | undefined> {
+  /** The step a person can take so that this refusal turns into a result, if there is one: only an approval. */
+  function stepFor(call: McpToolCall, error: BrokerError): PendingStep | undefined {
+    if (error.code !== "approval_required" && error.code !== "approval_pending") return undefined;
     const details = (error.details ?? {}) as Record<string, unknown>;
-    if (error.code === "approval_required" || error.code === "approval_pending") {
-      const approvalId = String(details.approval_id);
-      return { kind: "approval", approvalId, approvalUrl: approvalUrl(call.caller.tenantId, approvalId), expiresAt: String(details.expires_at) };
-    }
-    // Connect links are for a customer's end user; an agent without one has an operator to ask.
-    const { caller } = call;
-    const { endUserId } = caller;
-    if (error.code !== "credential_required" || endUserId === null || typeof details.provider !== "string") return undefined;
-    const provider = details.provider;
-    if (previous?.kind === "connect" && previous.provider === provider && previous.expiresAt > deps.clock.now().toISOString()) return previous;
-    try {
-      const session = await deps.connectSessions.createForAgentApp(caller, endUserId, [provider]);
-      return { kind: "connect", provider, connectUrl: session.connect_url, expiresAt: session.expires_at };
-    } catch (error) {
-      // A provider an end user cannot connect here (no OAuth client configured): the refusal stands, without a link.
-      if (error instanceof BrokerError) return undefined;
-      throw error;
-    }
+    const approvalId = String(details.approval_id);
+    return { kind: "approval", approvalId, approvalUrl: approvalUrl(call.caller.tenantId, approvalId), expiresAt: String(details.expires_at) };
   }
 
   return {
@@ -98,7 +81,7 @@ export function createMcpCalls(deps: McpCallDeps) {
         return succeeded(outcome.invocation_id, outcome.result);
       } catch (thrown) {
         const error = asToolFailure(thrown);
-        const step = await stepFor(call, error, previous);
+        const step = stepFor(call, error);
         if (!step) return failed(error);
         // A person who declined or dismissed the link is not asked again in a loop: the agent hears why and decides.
         const declined = previous !== undefined && !accepted(call.inputResponses, previous);

@@ -1,8 +1,7 @@
 /**
  * How the outcomes of a tool call read to an MCP client: a result as structured content plus
- * text, a broker refusal as an `isError` result naming the error code, and a step a person must
- * take (approve, connect) as a URL elicitation or, for clients without one, a result carrying the
- * link.
+ * text, a broker refusal as an `isError` result naming the error code, and an approval a person
+ * must give as a URL elicitation or, for clients without one, a result carrying the link.
  */
 import { inputRequired, type CallToolResult, type InputRequiredResult } from "@modelcontextprotocol/server";
 import type { BrokerError } from "../errors.js";
@@ -33,21 +32,14 @@ export function failed(error: BrokerError, extraDetails: Record<string, unknown>
   };
 }
 
-const STEP_MESSAGES = {
-  approval: "A person must approve this call before it runs. Open the link to review it; the call runs once it is approved.",
-  connect: "Connect your account to continue. Open the link to connect it; the call runs once it is connected.",
-};
+const APPROVAL_MESSAGE = "A person must approve this call before it runs. Open the link to review it; the call runs once it is approved.";
 
 /** A 2026-07-28 client: ask it to open the link, then retry with the sealed state. */
 export function elicit(step: PendingStep, requestState: string): InputRequiredResult {
-  const url = step.kind === "approval" ? step.approvalUrl : step.connectUrl;
-  return inputRequired({ inputRequests: { [step.kind]: inputRequired.elicitUrl({ message: STEP_MESSAGES[step.kind], url }) }, requestState });
+  return inputRequired({ inputRequests: { [step.kind]: inputRequired.elicitUrl({ message: APPROVAL_MESSAGE, url: step.approvalUrl }) }, requestState });
 }
 
 /** The link as part of an error result, for 2025 clients and clients that cannot open URLs for their user. */
 export function stepAsResult(error: BrokerError, step: PendingStep): CallToolResult {
-  if (step.kind === "approval") {
-    return failed(error, { approval_url: step.approvalUrl, expires_at: step.expiresAt }, `Ask an approver to open ${step.approvalUrl}; once approved, call the tool again with the same arguments`);
-  }
-  return failed(error, { connect_url: step.connectUrl, expires_at: step.expiresAt }, `Open ${step.connectUrl} to connect an account, then call the tool again`);
+  return failed(error, { approval_url: step.approvalUrl, expires_at: step.expiresAt }, `Ask an approver to open ${step.approvalUrl}; once approved, call the tool again with the same arguments`);
 }

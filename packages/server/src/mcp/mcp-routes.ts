@@ -160,7 +160,9 @@ function documentationPage(publicUrl: string): string {
       `<p>Endpoint: <code>${url}</code> (Streamable HTTP; protocol revisions 2025-06-18, 2025-11-25 and 2026-07-28).</p>` +
       `<p>Authenticate with <code>Authorization: Bearer &lt;broker JWT&gt;</code>. Your backend mints one with a control key at ` +
       `<code>POST /v1/broker/token</code>; it names the agent app and, optionally, the end user the agent acts for.</p>` +
-      `<p>Calls that need a person's approval, or an account the end user has not connected yet, answer with a link to open. ` +
-      `Clients of 2026-07-28 retry by themselves after it; others call the tool again with the same arguments.</p>`,
+      `<p>Calls that need a person's approval answer with a link to open. ` +
+      `Clients of 2026-07-28 retry by themselves after it; others call the tool again with the same arguments.</p>` +
+      `<p>A call for an end user who has not connected an account yet answers <code>credential_required</code>, without a link: ` +
+      `the application tells its user to connect one (the broker raises <code>connection.required</code> for it), then the tool can be called again.</p>`,
   );
 }

@@ -1,6 +1,6 @@
 /**
- * The `requestState` a 2026-07-28 client echoes back after a URL elicitation: which approval or
- * connect the retry is about. It passes through the client, so it is sealed under the master key
+ * The `requestState` a 2026-07-28 client echoes back after a URL elicitation: which approval the
+ * retry is about. It passes through the client, so it is sealed under the master key
  * (any broker instance opens it; a client can neither read nor forge it) and bound to the caller
  * and the exact call, so one agent's state cannot be replayed by another or on other arguments.
  */
@@ -12,9 +12,7 @@ import type { Vault } from "../vault/vault.js";
 /** How long a client may take between the elicitation and its retry: an approval's working day, not forever. */
 export const REQUEST_STATE_TTL_MS = 24 * 3_600_000;
 
-export type PendingStep =
-  | { kind: "approval"; approvalId: string; approvalUrl: string; expiresAt: string }
-  | { kind: "connect"; provider: string; connectUrl: string; expiresAt: string };
+export type PendingStep = { kind: "approval"; approvalId: string; approvalUrl: string; expiresAt: string };
 
 type CallIdentity = { caller: AgentCaller; toolName: string; arguments: Record<string, unknown> };
 

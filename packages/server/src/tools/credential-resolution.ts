@@ -114,7 +114,10 @@ export function createCredentialResolution({ connections, refresher, secretItems
       const needed = modes.includes("oauth2") ? "connected_account_id" : "secret_item_id";
       throw new BrokerError(
         "credential_required",
-        `${entry.tool.name} needs a ${needed}${modes.length > 1 ? " or secret_item_id" : ""}, and no usable ${entry.provider.displayName} account is connected${owner.endUserId ? " for this end user" : ""}`,
+        `${entry.tool.name} needs a ${needed}${modes.length > 1 ? " or secret_item_id" : ""}, and no usable ${entry.provider.displayName} account is connected` +
+          (owner.endUserId
+            ? ` for this end user: the person must connect one in the application they use (it has been told), then call again`
+            : ": an operator connects shared accounts in the console"),
         { accepts: modes, provider: entry.provider.id },
       );
     }

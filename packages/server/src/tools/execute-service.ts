@@ -7,6 +7,7 @@ import type { Static } from "@sinclair/typebox";
 import type { AgentAppService } from "../agent-apps/agent-app-service.js";
 import type { ApprovalService } from "../approvals/approval-service.js";
 import { BrokerError } from "../errors.js";
+import type { EventOutbox } from "../events/event-outbox.js";
 import { uuidv7 } from "../ids.js";
 import type { PolicyService } from "../policy/policy-service.js";
 import { fingerprint } from "../shared/canonical-json.js";
@@ -18,6 +19,7 @@ import type { InvocationRecorder } from "./invocation-recorder.js";
 import type { InvocationStart } from "./invocation-start.js";
 import type { Perform } from "./perform.js";
 import type { InvocationReplay } from "./invocation-replay.js";
+import type { Tx } from "../store/database.js";
 import { redactArguments } from "./scrub.js";
 import type { CatalogueTool, ScopedTools, ToolCatalogue } from "./tool-catalogue.js";
 import type { ExecuteBody } from "./tool-schemas.js";
@@ -42,6 +44,7 @@ export type ExecuteDeps = {
   idempotency: Idempotency;
   recorder: InvocationRecorder;
   replay: InvocationReplay;
+  events: Pick<EventOutbox, "emitIn">;
 };
 
 type Admitted = { entry: CatalogueTool; handle: CredentialHandle };
@@ -49,10 +52,31 @@ type Admitted = { entry: CatalogueTool; handle: CredentialHandle };
 export function createExecuteService(deps: ExecuteDeps) {
   const { recorder } = deps;
 
-  async function refuse(record: ReturnType<typeof transitions.rejected>, error: BrokerError): Promise<never> {
-    await recorder.record(record);
+  async function refuse(record: ReturnType<typeof transitions.rejected>, error: BrokerError, extra?: (trx: Tx) => Promise<void>): Promise<never> {
+    await recorder.record(record, extra ? { extra } : {});
     throw error;
   }
+
+  /**
+   * An end user without an account for the tool's provider: the customer's backend, which knows
+   * its user, hears it and brings them to a connect page. The agent gets no link (it would choose
+   * the account its end user's calls run on), only the refusal.
+   */
+  const connectionRequired = (call: CallDescription, error: BrokerError) => async (trx: Tx) => {
+    const { caller } = call;
+    await deps.events.emitIn(trx, {
+      tenantId: caller.tenantId,
+      type: "connection.required",
+      data: {
+        end_user_id: caller.endUserId,
+        provider: (error.details as { provider: string }).provider,
+        tool_name: call.toolName,
+        invocation_id: call.invocationId,
+        agent_app_id: caller.agentAppId,
+        env: caller.env,
+      },
+    });
+  };
 
   /** Tool, arguments and handle: any fault here is the caller's and is recorded as rejected. */
   async function admit(call: CallDescription, body: ExecuteRequest): Promise<Admitted> {
@@ -63,8 +87,9 @@ export function createExecuteService(deps: ExecuteDeps) {
       const handle = await deps.credentialResolution.resolve(entry, call.caller, body);
       return { entry, handle };
     } catch (error) {
-      if (error instanceof BrokerError) return refuse(transitions.rejected({ ...call, provider: providerOf(tools, body.tool_name) }, error), error);
-      throw error;
+      if (!(error instanceof BrokerError)) throw error;
+      const forEndUser = error.code === "credential_required" && call.caller.endUserId !== null;
+      return refuse(transitions.rejected({ ...call, provider: providerOf(tools, body.tool_name) }, error), error, forEndUser ? connectionRequired(call, error) : undefined);
     }
   }
 

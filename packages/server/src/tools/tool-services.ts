@@ -67,6 +67,7 @@ export function createToolServices(deps: ToolServiceDeps) {
     idempotency,
     recorder,
     replay,
+    events,
   });
   const continueService = createContinueService({ clock, invocationQueries, policies, approvals, recorder, catalogue, credentialResolution, start, perform, replay });
   return { policies, approvals, idempotency, recorder, invocationReader, executeService, continueService };

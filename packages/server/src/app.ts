@@ -58,6 +58,7 @@ import { createCatalogueQueries } from "./catalogue/catalogue-queries.js";
 import { registerCatalogueRoutes } from "./catalogue/catalogue-routes.js";
 import { createCatalogueService } from "./catalogue/catalogue-service.js";
 import { createDeclarationChecks } from "./catalogue/declaration-checks.js";
+import { createOpenApiImporter } from "./catalogue/openapi-import-runner.js";
 import { createTenantCatalogue } from "./catalogue/tenant-catalogue.js";
 import { createToolCatalogue, createToolCompiler } from "./tools/tool-catalogue.js";
 import { createUpstreamClient } from "./providers/upstream-client.js";
@@ -142,12 +143,14 @@ export async function createServices(deps: BrokerDeps) {
   const toolCompiler = createToolCompiler({ linearPatterns: true });
   const catalogueQueries = createCatalogueQueries(store);
   const catalogue = createTenantCatalogue({ builtIn: { providers, tools: createToolCatalogue(providers) }, queries: catalogueQueries, compiler: toolCompiler, clock });
+  const openApiImporter = createOpenApiImporter();
   const catalogueService = createCatalogueService({
     store,
     queries: catalogueQueries,
     checks: createDeclarationChecks({ urlSafety: outboundUrlSafety, compiler: toolCompiler }),
     catalogue,
     audit,
+    importer: openApiImporter,
     clock,
   });
   const oauthClient = createOAuthClient({ upstream, allowInsecureRequests: !production, now: () => clock.now() });
@@ -171,7 +174,7 @@ export async function createServices(deps: BrokerDeps) {
     token: createRateLimiter({ name: "token", perMinute: config.rateLimits.tokenPerMinute, redis }),
     execute: createRateLimiter({ name: "execute", perMinute: config.rateLimits.executePerMinute, redis }),
   };
-  return { ...tools, config, store, clock, vault, audit, events, webhooks, metering, meteringLedger, usage, billing, providers, catalogue, catalogueService, upstream, connectionQueries, connectionCache, connections, connectSessions, endUsers, oauthApps, credentialRefresher, secretItems, tenants, agentApps, controlKeys, signingKeys, brokerJwts, operators, developmentIssuer, limiters, redis };
+  return { ...tools, config, store, clock, vault, audit, events, webhooks, metering, meteringLedger, usage, billing, providers, catalogue, catalogueService, openApiImporter, upstream, connectionQueries, connectionCache, connections, connectSessions, endUsers, oauthApps, credentialRefresher, secretItems, tenants, agentApps, controlKeys, signingKeys, brokerJwts, operators, developmentIssuer, limiters, redis };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
@@ -271,6 +274,7 @@ export async function buildApp(services: Services, options: { logStream?: Destin
 
   app.addHook("onClose", async () => {
     services.redis?.disconnect();
+    await services.openApiImporter.close();
     await services.upstream.close();
   });
   return app;

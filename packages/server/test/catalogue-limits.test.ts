@@ -1,0 +1,146 @@
+/**
+ * Issue 36: one tenant's catalogue must not stall or crowd out every other tenant. An OpenAPI
+ * document whose `$ref`s form a DAG is refused by a budget on a worker thread while other
+ * tenants are served; a tenant's own catalogue has documented limits, and an import at the limit
+ * is written in one transaction on either engine.
+ */
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createTenant, startBroker, type TestBroker, type TestTenant } from "./support/broker.js";
+import { describeEachDatabase } from "./support/databases.js";
+import { expectError } from "./support/expect.js";
+import { asOperator, call, mintBrokerToken } from "./support/http.js";
+
+const info = { title: "Generated", version: "1" };
+
+/** Schemas L0…L(depth-1), each with properties a and b that both refer to the next level: 2^depth schemas once inlined. */
+function refDag(depth: number) {
+  const schemas: Record<string, unknown> = { [`L${depth}`]: { type: "string" } };
+  for (let level = 0; level < depth; level += 1) {
+    const next = { $ref: `#/components/schemas/L${level + 1}` };
+    schemas[`L${level}`] = { type: "object", properties: { a: next, b: next } };
+  }
+  const body = { content: { "application/json": { schema: { $ref: "#/components/schemas/L0" } } } };
+  return { openapi: "3.0.3", info, paths: { "/nodes": { post: { operationId: "createNode", requestBody: body, responses: { 200: { description: "ok" } } } } }, components: { schemas } };
+}
+
+/** `count` GET operations, each one tool. */
+function manyOperations(count: number, prefix = "item") {
+  const paths: Record<string, unknown> = {};
+  for (let i = 0; i < count; i += 1) {
+    paths[`/${prefix}s/${i}/{id}`] = { get: { operationId: `get_${prefix}_${i}`, parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], responses: { 200: { description: "ok" } } } };
+  }
+  return { openapi: "3.1.0", info, paths };
+}
+
+const provider = (id: string) => ({ id, display_name: id, api_base_url: "http://127.0.0.1:9/api", auth: { type: "api_key", in: "header", name: "X-Key" } });
+
+describeEachDatabase("catalogue limits", (kind) => {
+  let broker: TestBroker;
+  let attacker: TestTenant;
+  let victim: TestTenant;
+
+  beforeAll(async () => {
+    broker = await startBroker(kind);
+    attacker = await createTenant(broker, "Attacker");
+    victim = await createTenant(broker, "Victim");
+  });
+  afterAll(() => broker?.close());
+
+  const post = (tenant: TestTenant, path: string, body: unknown) => call(broker, "POST", path, { ...asOperator(tenant), body });
+
+  it("refuses an OpenAPI document whose $refs form a DAG with 422 naming the budget, while another tenant's GET /v1/tools answers within 1 s", async () => {
+    const token = await mintBrokerToken(broker, victim);
+    expect((await call(broker, "GET", "/v1/tools", { token })).status).toBe(200);
+    // Depth 15 froze the whole broker for 14–17 s when the document was dereferenced as a whole.
+    let settled = false;
+    const attack = post(attacker, "/v1/providers/scm/tools/import?dry_run=true", { document: JSON.stringify(refDag(15)) }).finally(() => (settled = true));
+    const latencies: number[] = [];
+    while (!settled || latencies.length < 5) {
+      const started = performance.now();
+      const listed = await call(broker, "GET", "/v1/tools", { token });
+      latencies.push(performance.now() - started);
+      expect(listed.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const refused = await attack;
+    expectError(refused, 422, "invalid_declaration");
+    expect(refused.body.error.details).toMatchObject({ path: "/document/paths/~1nodes/post", limit: "schema_nodes_per_tool", max: 10_000 });
+    expect(refused.body.error.message).toContain("10000 schema objects");
+    console.log(`[catalogue-limits ${kind}] other tenant's GET /v1/tools during the attack: max ${Math.max(...latencies).toFixed(0)} ms over ${latencies.length} requests`);
+    expect(Math.max(...latencies)).toBeLessThan(1000);
+  }, 60_000);
+
+  it("still imports a schema shared by many operations, and refuses an import whose shared schemas add up past the import's budget", async () => {
+    const shared = refDag(8);
+    const paths: Record<string, unknown> = {};
+    for (let i = 0; i < 10; i += 1) paths[`/nodes${i}`] = shared.paths["/nodes"];
+    const small = await post(attacker, "/v1/providers/scm/tools/import?dry_run=true", { document: { ...shared, paths } });
+    expect(small.status, small.text).toBe(200);
+    expect(small.body.data).toHaveLength(10);
+    // 2^10 - 1 schema objects per operation fits a tool's budget (and 64 kB); 200 of them do not fit one import's.
+    const wide = refDag(9);
+    const many: Record<string, unknown> = {};
+    for (let i = 0; i < 200; i += 1) many[`/nodes${i}`] = wide.paths["/nodes"];
+    const refused = await post(attacker, "/v1/providers/scm/tools/import?dry_run=true", { document: { ...wide, paths: many } });
+    expectError(refused, 422, "invalid_declaration");
+    expect(refused.body.error.details).toMatchObject({ limit: "schema_nodes_per_import", max: 200_000 });
+  }, 60_000);
+
+  it("imports 2,000 operations (the tools-per-tenant limit) in one transaction, then refuses one tool more with catalogue_limit_reached", async () => {
+    expect((await post(attacker, "/v1/providers", { declaration: provider("bulk") })).status).toBe(201);
+    const imported = await post(attacker, "/v1/providers/bulk/tools/import", { document: manyOperations(2000) });
+    expect(imported.status, imported.text).toBe(200);
+    expect(imported.body.data).toHaveLength(2000);
+    const listed = await call(broker, "GET", "/v1/providers/bulk/tools", asOperator(attacker));
+    expect(listed.body.data).toHaveLength(2000);
+
+    const declared = { name: "bulk.one_more", description: "One more", arguments_schema: { type: "object" }, risk: "low", side_effect: "read", request: { method: "GET", path: "/more" } };
+    const refused = await post(attacker, "/v1/providers/bulk/tools", { declaration: declared });
+    expectError(refused, 422, "catalogue_limit_reached");
+    expect(refused.body.error.details).toEqual({ limit: "tools_per_tenant", max: 2000, existing: 2000, adding: 1 });
+    const more = await post(attacker, "/v1/providers/bulk/tools/import?dry_run=true", { document: manyOperations(1, "extra") });
+    expectError(more, 422, "catalogue_limit_reached");
+    expect((await call(broker, "GET", "/v1/providers/bulk/tools", asOperator(attacker))).body.data).toHaveLength(2000);
+
+    // The victim's catalogue is unaffected: it lists the built-in tools only, promptly.
+    const token = await mintBrokerToken(broker, victim);
+    const started = performance.now();
+    const victims = await call(broker, "GET", "/v1/tools", { token });
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(victims.body.data.some((tool: { name: string }) => tool.name.startsWith("bulk."))).toBe(false);
+    // The attacker's own catalogue lists all of them.
+    const own = await call(broker, "GET", "/v1/tools?provider=bulk", { token: await mintBrokerToken(broker, attacker) });
+    expect(own.body.data).toHaveLength(2000);
+  }, 120_000);
+
+  it("refuses a document with more operations than one import may create, storing nothing", async () => {
+    expect((await post(victim, "/v1/providers", { declaration: provider("huge") })).status).toBe(201);
+    const refused = await post(victim, "/v1/providers/huge/tools/import", { document: manyOperations(2001) });
+    expectError(refused, 422, "catalogue_limit_reached");
+    expect(refused.body.error.details).toMatchObject({ limit: "tools_per_import", max: 2000 });
+    expect((await call(broker, "GET", "/v1/providers/huge/tools", asOperator(victim))).body.data).toEqual([]);
+  }, 120_000);
+
+  it("lets concurrent imports take the last room only once", async () => {
+    const tenant = await createTenant(broker, "Racer");
+    expect((await post(tenant, "/v1/providers", { declaration: provider("race") })).status).toBe(201);
+    const [first, second] = await Promise.all([
+      post(tenant, "/v1/providers/race/tools/import", { document: manyOperations(1200, "left") }),
+      post(tenant, "/v1/providers/race/tools/import", { document: manyOperations(1200, "right") }),
+    ]);
+    expect([first.status, second.status].sort()).toEqual([200, 422]);
+    expectError(first.status === 422 ? first : second, 422, "catalogue_limit_reached");
+    expect((await call(broker, "GET", "/v1/providers/race/tools", asOperator(tenant))).body.data).toHaveLength(1200);
+  }, 120_000);
+
+  it("refuses the 101st provider of a tenant with catalogue_limit_reached", async () => {
+    const tenant = await createTenant(broker, "Many providers");
+    for (let i = 0; i < 100; i += 1) {
+      const created = await post(tenant, "/v1/providers", { declaration: provider(`p${i}`) });
+      expect(created.status, created.text).toBe(201);
+    }
+    const refused = await post(tenant, "/v1/providers", { declaration: provider("p100") });
+    expectError(refused, 422, "catalogue_limit_reached");
+    expect(refused.body.error.details).toEqual({ limit: "providers_per_tenant", max: 100, existing: 100, adding: 1 });
+  }, 120_000);
+});

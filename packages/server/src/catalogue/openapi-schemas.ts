@@ -142,7 +142,7 @@ function convert(schema: unknown, conversion: Conversion, depth: number): unknow
 }
 
 function inlined(schema: Json, ref: string, conversion: Conversion, depth: number): unknown {
-  if (conversion.expanding.includes(ref) || conversion.expanding.length >= MAX_REF_CHAIN) throw new UnresolvedRef(ref);
+  if (conversion.expanding.includes(ref)) throw new UnresolvedRef(ref);
   const named = conversion.refs.target(ref);
   const { $ref: _ref, ...siblings } = schema;
   conversion.expanding.push(ref);

@@ -9,28 +9,7 @@ import { createTenant, startBroker, type TestBroker, type TestTenant } from "./s
 import { describeEachDatabase } from "./support/databases.js";
 import { expectError } from "./support/expect.js";
 import { asOperator, call, mintBrokerToken } from "./support/http.js";
-
-const info = { title: "Generated", version: "1" };
-
-/** Schemas L0…L(depth-1), each with properties a and b that both refer to the next level: 2^depth schemas once inlined. */
-function refDag(depth: number) {
-  const schemas: Record<string, unknown> = { [`L${depth}`]: { type: "string" } };
-  for (let level = 0; level < depth; level += 1) {
-    const next = { $ref: `#/components/schemas/L${level + 1}` };
-    schemas[`L${level}`] = { type: "object", properties: { a: next, b: next } };
-  }
-  const body = { content: { "application/json": { schema: { $ref: "#/components/schemas/L0" } } } };
-  return { openapi: "3.0.3", info, paths: { "/nodes": { post: { operationId: "createNode", requestBody: body, responses: { 200: { description: "ok" } } } } }, components: { schemas } };
-}
-
-/** `count` GET operations, each one tool. */
-function manyOperations(count: number, prefix = "item") {
-  const paths: Record<string, unknown> = {};
-  for (let i = 0; i < count; i += 1) {
-    paths[`/${prefix}s/${i}/{id}`] = { get: { operationId: `get_${prefix}_${i}`, parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], responses: { 200: { description: "ok" } } } };
-  }
-  return { openapi: "3.1.0", info, paths };
-}
+import { manyOperations, refDag } from "./support/openapi-documents.js";
 
 const provider = (id: string) => ({ id, display_name: id, api_base_url: "http://127.0.0.1:9/api", auth: { type: "api_key", in: "header", name: "X-Key" } });
 

@@ -88,7 +88,11 @@ export function createOpenApiImporter({ threads = 2, timeBudgetMs = IMPORT_THREA
       }, timeBudgetMs);
       worker.on("message", onMessage).on("error", onError).on("exit", onExit);
       worker.ref();
-      worker.postMessage(job);
+      try {
+        worker.postMessage(job);
+      } catch (error) {
+        settle(error as Error);
+      }
     });
   }
 

@@ -208,7 +208,7 @@ export function registerCatalogueRoutes(app: App, { catalogueService: service, c
           "All or nothing: 409 conflict when a name is taken, 422 invalid_declaration when the document cannot be imported. `skipped` lists operations left out and why. " +
           `The document is parsed on a worker thread within budgets; past one, 422 invalid_declaration names it in details.limit and details.max: ` +
           `schema_nodes_per_tool (${IMPORT_LIMITS.schemaNodesPerTool} schema objects in one tool's arguments, a shared $ref counted each time it is inlined), ` +
-          `schema_nodes_per_import (${IMPORT_LIMITS.schemaNodesPerImport}), schema_depth (${IMPORT_LIMITS.schemaDepth}), ` +
+          `schema_nodes_per_import (${IMPORT_LIMITS.schemaNodesPerImport}), schema_bytes_per_import (${IMPORT_LIMITS.schemaBytesPerImport}), schema_depth (${IMPORT_LIMITS.schemaDepth}), ` +
           `import_time_ms (${IMPORT_THREAD_LIMITS.timeBudgetMs}), import_memory_mb (${IMPORT_THREAD_LIMITS.memoryMb}). ` +
           `422 catalogue_limit_reached: more than ${IMPORT_LIMITS.toolsPerImport} tools from one import (tools_per_import) or past the tenant's ${CATALOGUE_LIMITS.toolsPerTenant} tools (tools_per_tenant).`,
         params: ProviderParams,

@@ -27,8 +27,7 @@ export async function runImportJob(job: ImportJob): Promise<ImportOutcome> {
     if (error instanceof OpenApiImportError) return { ok: false, fault: "document", message: error.message, path: error.path, limit: error.limit };
     throw error;
   }
-  // The compiler the pipeline uses for tenants' schemas (patterns on RE2), one per import so that nothing piles up.
-  const check = createToolCheck(createToolCompiler({ linearPatterns: true }));
+  const check = createToolCheck(schemaChecker());
   const tools: ToolDeclaration[] = [];
   for (const [index, tool] of imported.tools.entries()) {
     try {
@@ -39,4 +38,21 @@ export async function runImportJob(job: ImportJob): Promise<ImportOutcome> {
     }
   }
   return { ok: true, tools, skipped: imported.skipped };
+}
+
+/**
+ * The compiler the pipeline uses for tenants' schemas (patterns on RE2), one per import so that
+ * nothing piles up; generated APIs repeat the same schema across operations, so each distinct one
+ * is compiled once.
+ */
+function schemaChecker() {
+  const compiler = createToolCompiler({ linearPatterns: true });
+  const problems = new Map<string, string | undefined>();
+  return {
+    problemWith(schema: Record<string, unknown>) {
+      const key = JSON.stringify(schema);
+      if (!problems.has(key)) problems.set(key, compiler.problemWith(schema));
+      return problems.get(key);
+    },
+  };
 }

@@ -134,6 +134,7 @@ function toolFor(run: Import, { method, path, item, operation }: Operation): Too
   if (ref !== undefined) return new UnresolvedRef(ref).message;
   const schemaText = JSON.stringify(args.schema);
   if (schemaText.length > MAX_ARGUMENTS_SCHEMA_BYTES) throw new OpenApiImportError(`the arguments of ${method.toUpperCase()} ${path} make a schema of ${schemaText.length} bytes; a tool's is at most ${MAX_ARGUMENTS_SCHEMA_BYTES}`, pointer);
+  run.budget.spendBytes(schemaText.length);
   const tool = declarationOf(run, { method, path, item, operation }, toolPath.path, args, body);
   const problem = declarationProblem(tool, schemaText, run.compile);
   if (problem !== undefined) return problem;

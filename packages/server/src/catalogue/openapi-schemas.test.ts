@@ -73,3 +73,13 @@ describe("local $refs", () => {
     expect((await refusal({ openapi: "3.0.3", info, paths })).limit).toEqual({ name: "toolsPerImport", max: IMPORT_LIMITS.toolsPerImport });
   });
 });
+
+describe("text a $ref names", () => {
+  it("counts each time it is inlined, up to the import's byte budget", async () => {
+    // One 60 kB description, named by a $ref from 300 operations: 18 MB of schemas from a 70 kB document.
+    const paths: Record<string, unknown> = {};
+    for (let i = 0; i < 300; i += 1) paths[`/p${i}`] = { get: { operationId: `p${i}`, parameters: [{ name: "q", in: "query", schema: { $ref: "#/components/schemas/Q" } }], responses: ok } };
+    const document = { openapi: "3.0.3", info, paths, components: { schemas: { Q: { type: "string", description: "d".repeat(60_000) } } } };
+    expect((await refusal(document)).limit).toEqual({ name: "schemaBytesPerImport", max: IMPORT_LIMITS.schemaBytesPerImport });
+  });
+});

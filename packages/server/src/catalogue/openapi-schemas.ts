@@ -15,6 +15,8 @@ export const IMPORT_LIMITS = {
   schemaNodesPerTool: 10_000,
   /** Schema objects all the tools of one import may expand to. */
   schemaNodesPerImport: 200_000,
+  /** Bytes of JSON all the tools' arguments schemas of one import may add up to (text a `$ref` names counts each time it is inlined). */
+  schemaBytesPerImport: 16 * 1024 * 1024,
   /** How deeply a schema may nest while it is converted. */
   schemaDepth: 64,
   /** Tools one import may create (the tools-per-tenant limit is the same number). */
@@ -47,6 +49,7 @@ const MAX_REF_CHAIN = 32;
 export function createSchemaBudget() {
   let forImport = 0;
   let forTool = 0;
+  let bytes = 0;
   let path = "/paths";
   return {
     /** `pointer`: where in the document the tool's operation is, for the error. */
@@ -62,6 +65,13 @@ export function createSchemaBudget() {
       }
       if (forImport > IMPORT_LIMITS.schemaNodesPerImport) {
         throw new OpenApiImportError(`the operations' arguments expand to more than ${IMPORT_LIMITS.schemaNodesPerImport} schema objects in all (shared $refs count each time they are used)`, path, { name: "schemaNodesPerImport", max: IMPORT_LIMITS.schemaNodesPerImport });
+      }
+    },
+    /** A tool's arguments schema, as JSON text, was produced. */
+    spendBytes(length: number) {
+      bytes += length;
+      if (bytes > IMPORT_LIMITS.schemaBytesPerImport) {
+        throw new OpenApiImportError(`the operations' arguments schemas add up to more than ${IMPORT_LIMITS.schemaBytesPerImport} bytes of JSON`, path, { name: "schemaBytesPerImport", max: IMPORT_LIMITS.schemaBytesPerImport });
       }
     },
   };

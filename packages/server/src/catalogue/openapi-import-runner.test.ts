@@ -29,6 +29,15 @@ describe("OpenAPI imports on worker threads", () => {
     expect(await importer.run({ document: yaml, providerId: "demo" })).toEqual({ ok: false, fault: "budget", limit: "import_memory_mb", max: 16 });
   }, 60_000);
 
+  it("ends a thread left idle, and starts another for the next import", async () => {
+    importer = createOpenApiImporter({ threads: 1, idleMs: 50 });
+    expect((await importer.run({ document, providerId: "demo" })).ok).toBe(true);
+    expect(importer.idleThreads()).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(importer.idleThreads()).toBe(0);
+    expect((await importer.run({ document, providerId: "demo" })).ok).toBe(true);
+  });
+
   it("runs at most `threads` imports at once and queues the rest", async () => {
     importer = createOpenApiImporter({ threads: 1 });
     const outcomes = await Promise.all([1, 2, 3].map(() => importer!.run({ document, providerId: "demo" })));

@@ -2,7 +2,8 @@
  * Runs OpenAPI imports on worker threads, so that parsing a large or hostile document never holds
  * the request thread (and with it every tenant's requests). Each thread has a memory limit, each
  * job a time budget; a thread that exceeds either is terminated and replaced. At most `threads`
- * imports run at once; the others wait their turn.
+ * imports run at once; the others wait their turn. Threads start with the first import and end
+ * after a while without one.
  */
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
@@ -12,7 +13,10 @@ import type { ImportJob, ImportOutcome } from "./openapi-import-job.js";
 /** Published in the README. */
 export const IMPORT_THREAD_LIMITS = { timeBudgetMs: 15_000, memoryMb: 256 } as const;
 
-export type ImportRunnerOptions = { threads?: number; timeBudgetMs?: number; memoryMb?: number };
+export type ImportRunnerOptions = { threads?: number; timeBudgetMs?: number; memoryMb?: number; idleMs?: number };
+
+/** An idle thread is ended after this long, so that a broker importing once a day does not keep its heap. */
+const IDLE_MS = 30_000;
 /** What a job that did not finish answers: the budget it exceeded. */
 export type ImportAborted = { ok: false; fault: "budget"; limit: "import_time_ms" | "import_memory_mb"; max: number };
 
@@ -43,8 +47,8 @@ function startThread(memoryMb: number): Worker {
   return new Worker(SOURCE_BOOTSTRAP, { eval: true, workerData: { tsx: tsxEsmApi(), entry: ENTRY.href }, resourceLimits });
 }
 
-export function createOpenApiImporter({ threads = 2, timeBudgetMs = IMPORT_THREAD_LIMITS.timeBudgetMs, memoryMb = IMPORT_THREAD_LIMITS.memoryMb }: ImportRunnerOptions = {}) {
-  const idle: Worker[] = [];
+export function createOpenApiImporter({ threads = 2, timeBudgetMs = IMPORT_THREAD_LIMITS.timeBudgetMs, memoryMb = IMPORT_THREAD_LIMITS.memoryMb, idleMs = IDLE_MS }: ImportRunnerOptions = {}) {
+  const idle: { worker: Worker; timer: NodeJS.Timeout }[] = [];
   const waiting: (() => void)[] = [];
   let running = 0;
   let closed = false;
@@ -59,13 +63,28 @@ export function createOpenApiImporter({ threads = 2, timeBudgetMs = IMPORT_THREA
 
   function release(worker: Worker | undefined) {
     if (worker && closed) void worker.terminate();
-    else if (worker) {
-      worker.unref();
-      idle.push(worker);
-    }
+    else if (worker) park(worker);
     const next = waiting.shift();
     if (next) next();
     else running -= 1;
+  }
+
+  function park(worker: Worker) {
+    worker.unref();
+    const parked = {
+      worker,
+      timer: setTimeout(() => {
+        idle.splice(idle.indexOf(parked), 1);
+        void worker.terminate();
+      }, idleMs).unref(),
+    };
+    idle.push(parked);
+  }
+
+  function unpark(): Worker | undefined {
+    const parked = idle.pop();
+    if (parked) clearTimeout(parked.timer);
+    return parked?.worker;
   }
 
   /** One job on one thread; the thread is returned only when the job ended cleanly. */
@@ -102,7 +121,7 @@ export function createOpenApiImporter({ threads = 2, timeBudgetMs = IMPORT_THREA
       await turn();
       let worker: Worker | undefined;
       try {
-        worker = idle.pop() ?? startThread(memoryMb);
+        worker = unpark() ?? startThread(memoryMb);
         const { outcome, reusable } = await runOn(worker, job);
         if (!reusable) worker = undefined;
         return outcome;
@@ -114,9 +133,16 @@ export function createOpenApiImporter({ threads = 2, timeBudgetMs = IMPORT_THREA
         release(worker);
       }
     },
+    /** Threads started and waiting for an import. */
+    idleThreads: () => idle.length,
     async close() {
       closed = true;
-      await Promise.all(idle.splice(0).map((worker) => worker.terminate()));
+      await Promise.all(
+        idle.splice(0).map(({ worker, timer }) => {
+          clearTimeout(timer);
+          return worker.terminate();
+        }),
+      );
     },
   };
 }

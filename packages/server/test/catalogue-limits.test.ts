@@ -143,16 +143,22 @@ describeEachDatabase("catalogue limits", (kind) => {
     expect((await call(broker, "GET", "/v1/providers/huge/tools", asOperator(victim))).body.data).toEqual([]);
   }, 120_000);
 
-  it("lets concurrent imports take the last room only once", async () => {
+  it("runs one import at a time per tenant, and lets concurrent declarations take the last room only once", async () => {
     const tenant = await createTenant(broker, "Racer");
     expect((await post(tenant, "/v1/providers", { declaration: provider("race") })).status).toBe(201);
     const [first, second] = await Promise.all([
       post(tenant, "/v1/providers/race/tools/import", { document: manyOperations(1200, "left") }),
       post(tenant, "/v1/providers/race/tools/import", { document: manyOperations(1200, "right") }),
     ]);
-    expect([first.status, second.status].sort()).toEqual([200, 422]);
-    expectError(first.status === 422 ? first : second, 422, "catalogue_limit_reached");
-    expect((await call(broker, "GET", "/v1/providers/race/tools", asOperator(tenant))).body.data).toHaveLength(1200);
+    expect([first.status, second.status].sort()).toEqual([200, 429]);
+    expectError(first.status === 429 ? first : second, 429, "rate_limited");
+    expect((await post(tenant, "/v1/providers/race/tools/import", { document: manyOperations(790, "more") })).status).toBe(200);
+    // 1,990 tools: room for ten more, claimed by twenty declarations at once.
+    const declared = (i: number) => ({ name: `race.last_${i}`, description: "One of the last", arguments_schema: { type: "object" }, risk: "low", side_effect: "read", request: { method: "GET", path: `/last/${i}` } });
+    const created = await Promise.all(Array.from({ length: 20 }, (_, i) => post(tenant, "/v1/providers/race/tools", { declaration: declared(i) })));
+    expect(created.filter((response) => response.status === 201)).toHaveLength(10);
+    for (const refused of created.filter((response) => response.status !== 201)) expectError(refused, 422, "catalogue_limit_reached");
+    expect((await call(broker, "GET", "/v1/providers/race/tools", asOperator(tenant))).body.data).toHaveLength(2000);
   }, 120_000);
 
   it("refuses the 101st provider of a tenant with catalogue_limit_reached", async () => {

@@ -210,13 +210,14 @@ export function registerCatalogueRoutes(app: App, { catalogueService: service, c
           `schema_nodes_per_tool (${IMPORT_LIMITS.schemaNodesPerTool} schema objects in one tool's arguments, a shared $ref counted each time it is inlined), ` +
           `schema_nodes_per_import (${IMPORT_LIMITS.schemaNodesPerImport}), schema_bytes_per_import (${IMPORT_LIMITS.schemaBytesPerImport}), schema_depth (${IMPORT_LIMITS.schemaDepth}), ` +
           `import_time_ms (${IMPORT_THREAD_LIMITS.timeBudgetMs}), import_memory_mb (${IMPORT_THREAD_LIMITS.memoryMb}). ` +
-          `422 catalogue_limit_reached: more than ${IMPORT_LIMITS.toolsPerImport} tools from one import (tools_per_import) or past the tenant's ${CATALOGUE_LIMITS.toolsPerTenant} tools (tools_per_tenant).`,
+          `422 catalogue_limit_reached: more than ${IMPORT_LIMITS.toolsPerImport} tools from one import (tools_per_import) or past the tenant's ${CATALOGUE_LIMITS.toolsPerTenant} tools (tools_per_tenant). ` +
+          "429 rate_limited: the tenant already has an import running on this instance (one at a time; Retry-After: 1).",
         params: ProviderParams,
         querystring: Type.Object({ dry_run: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
         body: ImportBody,
         response: {
           200: Type.Object({ dry_run: Type.Boolean(), data: Type.Array(ToolView), skipped: Type.Array(Type.Object({ operation: Type.String(), reason: Type.String() })) }),
-          ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422),
+          ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 429),
         },
       },
     },

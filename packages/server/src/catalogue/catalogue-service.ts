@@ -40,6 +40,8 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
   const builtInProvider = (id: string) => catalogue.builtIn.providers.has(id);
   const builtInTool = (name: string) => catalogue.builtIn.tools.has(name);
   const now = () => clock.now().toISOString();
+  /** Tenants with an OpenAPI import on a worker thread of this instance. */
+  const importing = new Set<string>();
 
   async function ownProvider(tenantId: string, providerId: string): Promise<StoredProvider> {
     if (builtInProvider(providerId)) throw new BrokerError("forbidden", `provider "${providerId}" is built in: it cannot be changed or removed`);
@@ -173,7 +175,12 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
       const size = typeof input.document === "string" ? Buffer.byteLength(input.document) : Buffer.byteLength(JSON.stringify(input.document));
       if (size > MAX_OPENAPI_DOCUMENT_BYTES) throw new BrokerError("payload_too_large", `the OpenAPI document is ${size} bytes; at most ${MAX_OPENAPI_DOCUMENT_BYTES} are imported`);
       // Parsed, converted and checked on a worker thread: the request thread only stores the result.
-      const outcome = await importer.run({ document: input.document as string | Record<string, unknown>, providerId, operationIds: input.operation_ids });
+      // One at a time per tenant, so that one tenant cannot fill the threads' queue ahead of everyone else.
+      if (importing.has(tenantId)) {
+        throw new BrokerError("rate_limited", "this tenant already has an OpenAPI import running on this instance; send the next one when it has answered", { retry_after_seconds: 1 }, { headers: { "retry-after": "1" } });
+      }
+      importing.add(tenantId);
+      const outcome = await importer.run({ document: input.document as string | Record<string, unknown>, providerId, operationIds: input.operation_ids }).finally(() => importing.delete(tenantId));
       if (!outcome.ok) throw importRefusal(outcome);
       const declarations = outcome.tools;
       assertRoomFor("tools", await queries.countTools(tenantId), declarations.length);

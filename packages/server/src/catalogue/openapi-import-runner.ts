@@ -43,8 +43,13 @@ function tsxEsmApi(): string {
 
 function startThread(memoryMb: number): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 8 };
-  if (!FROM_SOURCE) return new Worker(ENTRY, { resourceLimits });
-  return new Worker(SOURCE_BOOTSTRAP, { eval: true, workerData: { tsx: tsxEsmApi(), entry: ENTRY.href }, resourceLimits });
+  const worker = FROM_SOURCE
+    ? new Worker(SOURCE_BOOTSTRAP, { eval: true, workerData: { tsx: tsxEsmApi(), entry: ENTRY.href }, resourceLimits })
+    : new Worker(ENTRY, { resourceLimits });
+  // A job learns of its thread's failure through its own listeners; a thread failing between jobs
+  // (or after its job was answered) must never take the process down.
+  worker.on("error", () => {});
+  return worker;
 }
 
 export function createOpenApiImporter({ threads = 2, timeBudgetMs = IMPORT_THREAD_LIMITS.timeBudgetMs, memoryMb = IMPORT_THREAD_LIMITS.memoryMb, idleMs = IDLE_MS }: ImportRunnerOptions = {}) {
@@ -121,6 +126,7 @@ export function createOpenApiImporter({ threads = 2, timeBudgetMs = IMPORT_THREA
       await turn();
       let worker: Worker | undefined;
       try {
+        if (closed) throw new Error("the OpenAPI importer is closed");
         worker = unpark() ?? startThread(memoryMb);
         const { outcome, reusable } = await runOn(worker, job);
         if (!reusable) worker = undefined;

@@ -3,7 +3,8 @@
  * A smoke scenario against the built server (dist/), for another Node version than the suite's:
  * `toolbroker demo` (broker + sandbox providers) → read the printed tenant → register a webhook →
  * connect a GitHub-like account through the OAuth redirects → mint a broker JWT → execute → an
- * approval, decided and continued → the webhook delivered. Plain Node, no test framework.
+ * approval, decided and continued → the webhook delivered → an OpenAPI import (on the build's worker
+ * thread). Plain Node, no test framework.
  *
  *   node packages/server/scripts/smoke.mjs
  */
@@ -105,6 +106,9 @@ try {
 
   await waitFor(() => receiver.received.some((delivery) => delivery.body.includes("approval.decided")), "the approval.decided webhook");
   check(receiver.received.every((delivery) => delivery.headers["webhook-signature"]), "webhooks arrive signed");
+  const document = { openapi: "3.1.0", info: { title: "Smoke", version: "1" }, paths: { "/ping": { get: { operationId: "ping", responses: { 200: { description: "ok" } } } } } };
+  const imported = await api("POST", "/v1/providers/scm/tools/import?dry_run=true", operatorToken, { document }, tenantId);
+  check(imported.status === 200 && imported.body.data[0]?.name === "scm.ping", "an OpenAPI document is imported on a worker thread");
   console.log(`smoke passed on Node ${process.version}`);
 } catch (error) {
   console.error(output.split("\n").slice(-40).join("\n"));

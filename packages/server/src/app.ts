@@ -60,6 +60,7 @@ import { createCatalogueQueries } from "./catalogue/catalogue-queries.js";
 import { registerCatalogueRoutes } from "./catalogue/catalogue-routes.js";
 import { createCatalogueService } from "./catalogue/catalogue-service.js";
 import { createDeclarationChecks } from "./catalogue/declaration-checks.js";
+import { createOpenApiImporter } from "./catalogue/openapi-import-runner.js";
 import { createTenantCatalogue } from "./catalogue/tenant-catalogue.js";
 import { createToolCatalogue, createToolCompiler } from "./tools/tool-catalogue.js";
 import { createUpstreamClient } from "./providers/upstream-client.js";
@@ -147,12 +148,14 @@ export async function createServices(deps: BrokerDeps) {
   const connectionQueries = createConnectionQueries(store);
   const connectionCache = createConnectionCache({ queries: connectionQueries, clock });
   const secretItemQueries = createSecretItemQueries(store);
+  const openApiImporter = createOpenApiImporter();
   const catalogueService = createCatalogueService({
     store,
     queries: catalogueQueries,
     checks: createDeclarationChecks({ urlSafety: outboundUrlSafety, compiler: toolCompiler }),
     catalogue,
     audit,
+    importer: openApiImporter,
     clock,
     providerMoves: createProviderMoves({ connections: connectionQueries, secretItems: secretItemQueries, cache: connectionCache, events, clock }),
   });
@@ -175,7 +178,7 @@ export async function createServices(deps: BrokerDeps) {
     token: createRateLimiter({ name: "token", perMinute: config.rateLimits.tokenPerMinute, redis }),
     execute: createRateLimiter({ name: "execute", perMinute: config.rateLimits.executePerMinute, redis }),
   };
-  return { ...tools, config, store, clock, vault, audit, events, webhooks, metering, meteringLedger, usage, billing, providers, catalogue, catalogueService, upstream, connectionQueries, connectionCache, connections, connectSessions, endUsers, oauthApps, credentialRefresher, secretItems, tenants, agentApps, controlKeys, signingKeys, brokerJwts, operators, developmentIssuer, limiters, redis };
+  return { ...tools, config, store, clock, vault, audit, events, webhooks, metering, meteringLedger, usage, billing, providers, catalogue, catalogueService, openApiImporter, upstream, connectionQueries, connectionCache, connections, connectSessions, endUsers, oauthApps, credentialRefresher, secretItems, tenants, agentApps, controlKeys, signingKeys, brokerJwts, operators, developmentIssuer, limiters, redis };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
@@ -275,6 +278,7 @@ export async function buildApp(services: Services, options: { logStream?: Destin
 
   app.addHook("onClose", async () => {
     services.redis?.disconnect();
+    await services.openApiImporter.close();
     await services.upstream.close();
   });
   return app;

@@ -39,6 +39,7 @@ export const ERROR_CODES = {
   oauth_exchange_failed: 400,
   webhook_url_refused: 422,
   invalid_declaration: 422,
+  catalogue_limit_reached: 422,
   webhook_endpoint_limit_reached: 422,
   webhook_endpoint_disabled: 409,
   webhook_delivery_in_progress: 409,

@@ -2593,7 +2593,7 @@ export interface paths {
         put?: never;
         /**
          * Declare a provider for this tenant
-         * @description 422 invalid_declaration names the path of the fault (details.path), including an id that is a built-in provider's and a URL the broker will not call (in production: https only, no private or special-purpose addresses, checked again on every connection). 409 conflict: the tenant already has this id.
+         * @description 422 invalid_declaration names the path of the fault (details.path), including an id that is a built-in provider's and a URL the broker will not call (in production: https only, no private or special-purpose addresses, checked again on every connection). 409 conflict: the tenant already has this id. 422 catalogue_limit_reached: the tenant already has 100 providers of its own (details.limit providers_per_tenant).
          */
         post: {
             parameters: {
@@ -3316,7 +3316,7 @@ export interface paths {
         put?: never;
         /**
          * Declare a tool under a provider (built-in or the tenant's own)
-         * @description 422 invalid_declaration names the path of the fault. 409 conflict: the name is taken (by a built-in tool or one of the tenant's).
+         * @description 422 invalid_declaration names the path of the fault. 409 conflict: the name is taken (by a built-in tool or one of the tenant's). 422 catalogue_limit_reached: the tenant already has 2000 tools of its own (details.limit tools_per_tenant).
          */
         post: {
             parameters: {
@@ -3733,7 +3733,7 @@ export interface paths {
         put?: never;
         /**
          * Import tools from an OpenAPI 3.0/3.1 document
-         * @description The document is at most 2097152 bytes; local $refs are resolved, remote ones never fetched. GET operations become read tools of low risk; POST, PUT, PATCH and DELETE become write tools of high risk (so they need approval by default; PATCH the tool to change it). Arguments come from the path, query and header parameters and a JSON request body (argument `body`). `dry_run=true` answers what would be created and stores nothing. All or nothing: 409 conflict when a name is taken, 422 invalid_declaration when the document cannot be imported. `skipped` lists operations left out and why.
+         * @description The document is at most 2097152 bytes; local $refs are inlined where operations use them, remote ones never fetched. GET operations become read tools of low risk; POST, PUT, PATCH and DELETE become write tools of high risk (so they need approval by default; PATCH the tool to change it). Arguments come from the path, query and header parameters and a JSON request body (argument `body`). `dry_run=true` answers what would be created and stores nothing. All or nothing: 409 conflict when a name is taken, 422 invalid_declaration when the document cannot be imported. `skipped` lists operations left out and why. The document is parsed on a worker thread within budgets; past one, 422 invalid_declaration names it in details.limit and details.max: schema_nodes_per_tool (10000 schema objects in one tool's arguments, a shared $ref counted each time it is inlined), schema_nodes_per_import (200000), schema_bytes_per_import (16777216), schema_depth (64), import_time_ms (15000), import_memory_mb (256). 422 catalogue_limit_reached: more than 2000 tools from one import (tools_per_import) or past the tenant's 2000 tools (tools_per_tenant). 429 rate_limited: the tenant already has an import running on this instance (one at a time; Retry-After: 1).
          */
         post: {
             parameters: {
@@ -3846,6 +3846,15 @@ export interface paths {
                 };
                 /** @description the request is well-formed but cannot be processed */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description rate_limited: see Retry-After and RateLimit-* headers */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };

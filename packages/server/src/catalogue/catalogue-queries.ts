@@ -51,6 +51,8 @@ const toolRow = (tool: StoredTool): CatalogueToolsTable => ({
 });
 
 const PROVIDER_COLUMNS = ["id", "tenant_id", "provider_id", "env", "declaration", "created_at", "updated_at"] as const;
+/** 9 columns a row: 4,500 bound parameters a statement, below SQLite's 32,766 and PostgreSQL's 65,535. */
+const INSERT_CHUNK_ROWS = 500;
 const TOOL_COLUMNS = ["id", "tenant_id", "provider_id", "name", "env", "source", "declaration", "created_at", "updated_at"] as const;
 
 /** Every query on tenant-defined providers and tools, bound to the store; a transaction may be passed last. */
@@ -77,9 +79,18 @@ export function createCatalogueQueries({ db: storeDb }: Pick<Store, "db">) {
     listProviders: async (tenantId: string, db: Executor = storeDb) =>
       (await db.selectFrom("catalogue_providers").select(PROVIDER_COLUMNS).where("tenant_id", "=", tenantId).orderBy("provider_id").execute()).map(providerOf),
 
+    /** In chunks, so that an import at the tools-per-tenant limit stays under either engine's limit on bound parameters. */
     insertTools: async (tools: StoredTool[], db: Executor = storeDb) => {
-      if (tools.length) await db.insertInto("catalogue_tools").values(tools.map(toolRow)).execute();
+      for (let start = 0; start < tools.length; start += INSERT_CHUNK_ROWS) {
+        await db.insertInto("catalogue_tools").values(tools.slice(start, start + INSERT_CHUNK_ROWS).map(toolRow)).execute();
+      }
     },
+
+    countTools: async (tenantId: string, db: Executor = storeDb) =>
+      Number((await db.selectFrom("catalogue_tools").select((eb) => eb.fn.countAll<number>().as("count")).where("tenant_id", "=", tenantId).executeTakeFirstOrThrow()).count),
+
+    countProviders: async (tenantId: string, db: Executor = storeDb) =>
+      Number((await db.selectFrom("catalogue_providers").select((eb) => eb.fn.countAll<number>().as("count")).where("tenant_id", "=", tenantId).executeTakeFirstOrThrow()).count),
 
     async updateTool(tool: StoredTool, db: Executor = storeDb) {
       const { declaration, env, updated_at } = toolRow(tool);

@@ -9,6 +9,9 @@ import { errorResponses, StringEnum, Timestamp } from "../http/schemas.js";
 import type { StoredProvider, StoredTool } from "./catalogue-queries.js";
 import type { CatalogueService } from "./catalogue-service.js";
 import { MAX_OPENAPI_DOCUMENT_BYTES } from "./catalogue-service.js";
+import { CATALOGUE_LIMITS } from "./catalogue-limits.js";
+import { IMPORT_THREAD_LIMITS } from "./openapi-import-runner.js";
+import { IMPORT_LIMITS } from "./openapi-schemas.js";
 import { BUILT_IN_PROVIDERS } from "../providers/built-in.js";
 import { CATALOGUE_SCHEMA, PROVIDER_ID_PATTERN, TOOL_NAME_PATTERN } from "./declaration-schema.js";
 import type { TenantCatalogue } from "./tenant-catalogue.js";
@@ -124,7 +127,8 @@ export function registerCatalogueRoutes(app: App, { catalogueService: service, c
         summary: "Declare a provider for this tenant",
         description:
           "422 invalid_declaration names the path of the fault (details.path), including an id that is a built-in provider's and a URL the broker will not call " +
-          "(in production: https only, no private or special-purpose addresses, checked again on every connection). 409 conflict: the tenant already has this id.",
+          "(in production: https only, no private or special-purpose addresses, checked again on every connection). 409 conflict: the tenant already has this id. " +
+          `422 catalogue_limit_reached: the tenant already has ${CATALOGUE_LIMITS.providersPerTenant} providers of its own (details.limit providers_per_tenant).`,
         body: CreateBody,
         response: { 201: ProviderView, ...errorResponses(400, 401, 403, 409, 415, 422) },
       },
@@ -178,7 +182,9 @@ export function registerCatalogueRoutes(app: App, { catalogueService: service, c
       schema: {
         tags,
         summary: "Declare a tool under a provider (built-in or the tenant's own)",
-        description: "422 invalid_declaration names the path of the fault. 409 conflict: the name is taken (by a built-in tool or one of the tenant's).",
+        description:
+          "422 invalid_declaration names the path of the fault. 409 conflict: the name is taken (by a built-in tool or one of the tenant's). " +
+          `422 catalogue_limit_reached: the tenant already has ${CATALOGUE_LIMITS.toolsPerTenant} tools of its own (details.limit tools_per_tenant).`,
         params: ProviderParams,
         body: CreateBody,
         response: { 201: ToolView, ...errorResponses(400, 401, 403, 404, 409, 415, 422) },
@@ -196,16 +202,22 @@ export function registerCatalogueRoutes(app: App, { catalogueService: service, c
         tags,
         summary: "Import tools from an OpenAPI 3.0/3.1 document",
         description:
-          `The document is at most ${MAX_OPENAPI_DOCUMENT_BYTES} bytes; local $refs are resolved, remote ones never fetched. GET operations become read tools of low risk; ` +
+          `The document is at most ${MAX_OPENAPI_DOCUMENT_BYTES} bytes; local $refs are inlined where operations use them, remote ones never fetched. GET operations become read tools of low risk; ` +
           "POST, PUT, PATCH and DELETE become write tools of high risk (so they need approval by default; PATCH the tool to change it). Arguments come from the path, " +
           "query and header parameters and a JSON request body (argument `body`). `dry_run=true` answers what would be created and stores nothing. " +
-          "All or nothing: 409 conflict when a name is taken, 422 invalid_declaration when the document cannot be imported. `skipped` lists operations left out and why.",
+          "All or nothing: 409 conflict when a name is taken, 422 invalid_declaration when the document cannot be imported. `skipped` lists operations left out and why. " +
+          `The document is parsed on a worker thread within budgets; past one, 422 invalid_declaration names it in details.limit and details.max: ` +
+          `schema_nodes_per_tool (${IMPORT_LIMITS.schemaNodesPerTool} schema objects in one tool's arguments, a shared $ref counted each time it is inlined), ` +
+          `schema_nodes_per_import (${IMPORT_LIMITS.schemaNodesPerImport}), schema_bytes_per_import (${IMPORT_LIMITS.schemaBytesPerImport}), schema_depth (${IMPORT_LIMITS.schemaDepth}), ` +
+          `import_time_ms (${IMPORT_THREAD_LIMITS.timeBudgetMs}), import_memory_mb (${IMPORT_THREAD_LIMITS.memoryMb}). ` +
+          `422 catalogue_limit_reached: more than ${IMPORT_LIMITS.toolsPerImport} tools from one import (tools_per_import) or past the tenant's ${CATALOGUE_LIMITS.toolsPerTenant} tools (tools_per_tenant). ` +
+          "429 rate_limited: the tenant already has an import running on this instance (one at a time; Retry-After: 1).",
         params: ProviderParams,
         querystring: Type.Object({ dry_run: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
         body: ImportBody,
         response: {
           200: Type.Object({ dry_run: Type.Boolean(), data: Type.Array(ToolView), skipped: Type.Array(Type.Object({ operation: Type.String(), reason: Type.String() })) }),
-          ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422),
+          ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 429),
         },
       },
     },

@@ -15,8 +15,9 @@ import type { CatalogueEnv, CatalogueQueries, StoredProvider, StoredTool, ToolSo
 import type { ProviderDeclaration, ToolDeclaration } from "./declaration-schema.js";
 import type { createDeclarationChecks } from "./declaration-checks.js";
 import { invalidDeclaration } from "./declaration-checks.js";
+import { assertRoomFor, importRefusal } from "./catalogue-limits.js";
 import { mergePatch } from "./merge-patch.js";
-import { OpenApiImportError, toolsFromOpenApi } from "./openapi-import.js";
+import type { OpenApiImporter } from "./openapi-import-runner.js";
 import type { TenantCatalogue } from "./tenant-catalogue.js";
 
 export type DeclarationInput = { env?: CatalogueEnv | undefined; declaration: unknown };
@@ -26,11 +27,12 @@ export type ImportInput = { document: unknown; operation_ids?: string[] | undefi
 export const MAX_OPENAPI_DOCUMENT_BYTES = 2 * 1024 * 1024;
 
 type CatalogueServiceDeps = {
-  store: Pick<Store, "db">;
+  store: Pick<Store, "db" | "lock">;
   queries: CatalogueQueries;
   checks: ReturnType<typeof createDeclarationChecks>;
   catalogue: Pick<TenantCatalogue, "builtIn" | "invalidate">;
   audit: Pick<AuditLog, "appendIn">;
+  importer: Pick<OpenApiImporter, "run">;
   clock: Clock;
   providerMoves: Pick<ProviderMoves, "markMoved" | "forget">;
 };
@@ -43,10 +45,12 @@ const declaredOrigins = (declaration: ProviderDeclaration): CredentialOrigins =>
 
 const isUniqueViolation = (error: unknown) => ["23505", "SQLITE_CONSTRAINT_UNIQUE"].includes(String((error as { code?: unknown } | null)?.code));
 
-export function createCatalogueService({ store, queries, checks, catalogue, audit, clock, providerMoves }: CatalogueServiceDeps) {
+export function createCatalogueService({ store, queries, checks, catalogue, audit, importer, clock, providerMoves }: CatalogueServiceDeps) {
   const builtInProvider = (id: string) => catalogue.builtIn.providers.has(id);
   const builtInTool = (name: string) => catalogue.builtIn.tools.has(name);
   const now = () => clock.now().toISOString();
+  /** Tenants with an OpenAPI import on a worker thread of this instance. */
+  const importing = new Set<string>();
 
   async function ownProvider(tenantId: string, providerId: string): Promise<StoredProvider> {
     if (builtInProvider(providerId)) throw new BrokerError("forbidden", `provider "${providerId}" is built in: it cannot be changed or removed`);
@@ -79,6 +83,15 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
     }
   }
 
+  /**
+   * Inside the write's transaction, under a per-tenant lock: two concurrent writes cannot both
+   * take the last room (SQLite runs one writer at a time anyway).
+   */
+  async function claimRoom(trx: Tx, tenantId: string, what: "tools" | "providers", adding: number) {
+    await store.lock(trx, `catalogue:${tenantId}`);
+    assertRoomFor(what, await (what === "tools" ? queries.countTools(tenantId, trx) : queries.countProviders(tenantId, trx)), adding);
+  }
+
   function newTools(tenantId: string, providerId: string, declarations: ToolDeclaration[], env: CatalogueEnv, source: ToolSource): StoredTool[] {
     const at = now();
     return declarations.map((declaration) => ({ id: randomUUID(), tenantId, providerId, env, source, declaration, createdAt: at, updatedAt: at }));
@@ -99,6 +112,7 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
       const at = now();
       const provider: StoredProvider = { id: randomUUID(), tenantId, env: input.env ?? "both", declaration, createdAt: at, updatedAt: at };
       await write(tenantId, async (trx) => {
+        await claimRoom(trx, tenantId, "providers", 1);
         await queries.insertProvider(provider, trx);
         await audit.appendIn(trx, { tenantId, actor, action: "provider.created", target: { type: "provider", id: declaration.id }, data: { env: provider.env, auth: declaration.auth.type, api_base_url: declaration.api_base_url } });
       }, `provider "${declaration.id}"`);
@@ -144,6 +158,7 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
       await refuseTakenNames(tenantId, [declaration.name]);
       const [tool] = newTools(tenantId, providerId, [declaration], input.env ?? "both", "declared");
       await write(tenantId, async (trx) => {
+        await claimRoom(trx, tenantId, "tools", 1);
         await queries.insertTools([tool!], trx);
         await audit.appendIn(trx, { tenantId, actor, action: "tool.created", target: { type: "tool", id: declaration.name }, data: { provider: providerId, env: tool!.env, risk: declaration.risk } });
       }, `tool "${declaration.name}"`);
@@ -175,30 +190,26 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
       await requireToolProvider(tenantId, providerId);
       const size = typeof input.document === "string" ? Buffer.byteLength(input.document) : Buffer.byteLength(JSON.stringify(input.document));
       if (size > MAX_OPENAPI_DOCUMENT_BYTES) throw new BrokerError("payload_too_large", `the OpenAPI document is ${size} bytes; at most ${MAX_OPENAPI_DOCUMENT_BYTES} are imported`);
-      let imported: Awaited<ReturnType<typeof toolsFromOpenApi>>;
-      try {
-        imported = await toolsFromOpenApi(input.document as string | Record<string, unknown>, { providerId, ...(input.operation_ids ? { operationIds: input.operation_ids } : {}) });
-      } catch (error) {
-        if (error instanceof OpenApiImportError) throw new BrokerError("invalid_declaration", `the OpenAPI document cannot be imported: ${error.message}`, { path: `/document${error.path ?? ""}` });
-        throw error;
+      // Parsed, converted and checked on a worker thread: the request thread only stores the result.
+      // One at a time per tenant, so that one tenant cannot fill the threads' queue ahead of everyone else.
+      if (importing.has(tenantId)) {
+        throw new BrokerError("rate_limited", "this tenant already has an OpenAPI import running on this instance; send the next one when it has answered", { retry_after_seconds: 1 }, { headers: { "retry-after": "1" } });
       }
-      const declarations = imported.tools.map((tool, index) => {
-        try {
-          return checks.tool(tool, providerId);
-        } catch (error) {
-          if (error instanceof BrokerError && error.code === "invalid_declaration") throw new BrokerError("invalid_declaration", `imported tool ${tool.name}: ${error.message}`, { ...error.details, tool: tool.name, index });
-          throw error;
-        }
-      });
+      importing.add(tenantId);
+      const outcome = await importer.run({ document: input.document as string | Record<string, unknown>, providerId, operationIds: input.operation_ids }).finally(() => importing.delete(tenantId));
+      if (!outcome.ok) throw importRefusal(outcome);
+      const declarations = outcome.tools;
+      assertRoomFor("tools", await queries.countTools(tenantId), declarations.length);
       await refuseTakenNames(tenantId, declarations.map((d) => d.name));
       const tools = newTools(tenantId, providerId, declarations, input.env ?? "both", "openapi");
       if (!options.dryRun && tools.length) {
         await write(tenantId, async (trx) => {
+          await claimRoom(trx, tenantId, "tools", tools.length);
           await queries.insertTools(tools, trx);
           await audit.appendIn(trx, { tenantId, actor: options.actor, action: "tools.imported", target: { type: "provider", id: providerId }, data: { tools: tools.map((t) => t.declaration.name), env: input.env ?? "both" } });
         }, "an imported tool");
       }
-      return { tools, skipped: imported.skipped };
+      return { tools, skipped: outcome.skipped };
     },
   };
 }

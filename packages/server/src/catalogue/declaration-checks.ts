@@ -12,7 +12,7 @@ import type { ToolCompilerSet } from "../tools/tool-catalogue.js";
 import { ProviderDeclaration, ToolDeclaration } from "./declaration-schema.js";
 import { placeholdersOf } from "./declared-tool.js";
 
-const MAX_ARGUMENTS_SCHEMA_BYTES = 64 * 1024;
+export const MAX_ARGUMENTS_SCHEMA_BYTES = 64 * 1024;
 const MAX_ARGUMENTS_SCHEMA_DEPTH = 32;
 /** Set by the broker or by the HTTP client itself; a declaration may not choose them. */
 const RESERVED_HEADERS = new Set(["host", "content-length", "transfer-encoding", "connection", "upgrade", "te", "trailer", "keep-alive", "proxy-authorization", "expect"]);
@@ -67,23 +67,30 @@ export function createDeclarationChecks({ urlSafety, compiler }: { urlSafety: Ur
       return declaration;
     },
 
-    /** `providerId`: the provider the tool is declared under; its name must carry that prefix. */
-    tool(value: unknown, providerId: string): ToolDeclaration {
-      const declaration = checkSchema<ToolDeclaration>(toolSchema, value, "tool");
-      const fault = (field: string, message: string) => invalidDeclaration([{ field, message }], "tool");
-      if (!declaration.name.startsWith(`${providerId}.`)) throw fault("/name", `must start with "${providerId}." (the provider it is declared under)`);
-      checkArgumentsSchema(declaration, fault, compiler.problemWith);
-      checkPlaceholders(declaration, fault);
-      const reserved = Object.keys(declaration.request.headers ?? {}).find((name) => RESERVED_HEADERS.has(name.toLowerCase()));
-      if (reserved) throw fault(`/request/headers/${reserved}`, "is set by the HTTP client, not by a declaration");
-      if (declaration.request.body_encoding === "form" && !isFormBody(declaration.request.body)) {
-        throw fault("/request/body", 'must be an object of fields (or one "{argument}" placeholder) with body_encoding form');
-      }
-      if (declaration.request.body !== undefined && (declaration.request.method === "GET" || declaration.request.method === "DELETE")) {
-        throw fault("/request/body", `is not sent with ${declaration.request.method}`);
-      }
-      return declaration;
-    },
+    tool: createToolCheck(compiler),
+  };
+}
+
+/**
+ * The checks of a tool declaration alone (no URL to check): what an OpenAPI import runs on its
+ * worker thread. `providerId`: the provider the tool is declared under; its name must carry that prefix.
+ */
+export function createToolCheck(compiler: Pick<ToolCompilerSet, "problemWith">) {
+  return (value: unknown, providerId: string): ToolDeclaration => {
+    const declaration = checkSchema<ToolDeclaration>(toolSchema, value, "tool");
+    const fault = (field: string, message: string) => invalidDeclaration([{ field, message }], "tool");
+    if (!declaration.name.startsWith(`${providerId}.`)) throw fault("/name", `must start with "${providerId}." (the provider it is declared under)`);
+    checkArgumentsSchema(declaration, fault, compiler.problemWith);
+    checkPlaceholders(declaration, fault);
+    const reserved = Object.keys(declaration.request.headers ?? {}).find((name) => RESERVED_HEADERS.has(name.toLowerCase()));
+    if (reserved) throw fault(`/request/headers/${reserved}`, "is set by the HTTP client, not by a declaration");
+    if (declaration.request.body_encoding === "form" && !isFormBody(declaration.request.body)) {
+      throw fault("/request/body", 'must be an object of fields (or one "{argument}" placeholder) with body_encoding form');
+    }
+    if (declaration.request.body !== undefined && (declaration.request.method === "GET" || declaration.request.method === "DELETE")) {
+      throw fault("/request/body", `is not sent with ${declaration.request.method}`);
+    }
+    return declaration;
   };
 }
 

@@ -7,22 +7,19 @@
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { parse as parseYaml } from "yaml";
+import { MAX_ARGUMENTS_SCHEMA_BYTES } from "./declaration-checks.js";
 import { PROVIDER_ID_PATTERN, ToolDeclaration } from "./declaration-schema.js";
+import { createLocalRefs, createSchemaBudget, firstRef, IMPORT_LIMITS, isObject, OpenApiImportError, toJsonSchema, UnresolvedRef, type Json, type LocalRefs, type SchemaBudget } from "./openapi-schemas.js";
 
+export { OpenApiImportError } from "./openapi-schemas.js";
 export type OpenApiImportResult = { tools: ToolDeclaration[]; skipped: { operation: string; reason: string }[] };
 
-/** The document (or the import request) is unusable as a whole; `path` points into the document where known. */
-export class OpenApiImportError extends Error {
-  constructor(message: string, readonly path?: string) {
-    super(message);
-    this.name = "OpenApiImportError";
-  }
-}
-
-type Json = Record<string, unknown>;
 type Method = "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace";
-type Compile = (schema: Json) => string | undefined;
+type Compile = (schema: Json, key: string) => string | undefined;
 type Body = { schema: unknown; required: boolean; encoding: "json" | "form" };
+/** What every operation of one import shares. */
+type Import = { providerId: string; refs: LocalRefs; budget: SchemaBudget; compile: Compile; names: Set<string> };
+type Operation = { method: Method; path: string; item: Json; operation: Json };
 
 const METHODS: readonly Method[] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 /** The declaration's method enum; HEAD, OPTIONS and TRACE have no tool meaning there. */
@@ -31,18 +28,23 @@ const ARGUMENT_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,99}$/;
 const OPERATION_MAX = 64;
 const DESCRIPTION_MAX = 4000;
 
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
+const pointerToken = (token: string) => token.replace(/~/g, "~0").replace(/\//g, "~1");
 
+/**
+ * CPU-bound (nothing in it waits): the broker runs it on a worker thread with a time and
+ * memory budget (openapi-import-runner.ts), never on the request thread.
+ */
 export async function toolsFromOpenApi(document: string | Record<string, unknown>, options: { providerId: string; operationIds?: string[] }): Promise<OpenApiImportResult> {
   if (!new RegExp(PROVIDER_ID_PATTERN).test(options.providerId)) throw new OpenApiImportError(`provider id "${options.providerId}" does not match ${PROVIDER_ID_PATTERN}`);
-  const api = await dereferenced(checkedVersion(parsed(document)));
+  const api = checkedVersion(parsed(document));
+  const refs = createLocalRefs(api);
+  const run: Import = { providerId: options.providerId, refs, budget: createSchemaBudget(), compile: argumentCompiler(), names: new Set() };
   const wanted = options.operationIds ? new Set(options.operationIds) : undefined;
   const found = new Set<string>();
-  const names = new Set<string>();
-  const compile = argumentCompiler();
   const result: OpenApiImportResult = { tools: [], skipped: [] };
-  for (const [path, item] of Object.entries(isObject(api.paths) ? api.paths : {})) {
+  for (const [path, listed] of Object.entries(isObject(api.paths) ? api.paths : {})) {
+    const item = followed(refs, listed);
     if (!isObject(item)) continue;
     for (const method of METHODS) {
       const operation = item[method];
@@ -50,14 +52,27 @@ export async function toolsFromOpenApi(document: string | Record<string, unknown
       const operationId = typeof operation.operationId === "string" ? operation.operationId : undefined;
       if (wanted && !(operationId !== undefined && wanted.has(operationId))) continue;
       if (operationId !== undefined) found.add(operationId);
-      const outcome = toolFor(options.providerId, method, path, item, operation, names, compile);
+      const outcome = toolFor(run, { method, path, item, operation });
       if (typeof outcome === "string") result.skipped.push({ operation: operationId ?? `${method.toUpperCase()} ${path}`, reason: outcome });
       else result.tools.push(outcome);
+      if (result.tools.length > IMPORT_LIMITS.toolsPerImport) {
+        throw new OpenApiImportError(`the document has more than ${IMPORT_LIMITS.toolsPerImport} operations to import; import it in parts with operation_ids`, "/paths", { name: "toolsPerImport", max: IMPORT_LIMITS.toolsPerImport });
+      }
     }
   }
   const missing = (options.operationIds ?? []).filter((id) => !found.has(id));
   if (missing.length > 0) throw new OpenApiImportError(`operationId not found in the document: ${missing.join(", ")}`, "/paths");
   return result;
+}
+
+/** A path item's own `$ref` (rare, but allowed); an unfollowable one leaves the path out. */
+function followed(refs: LocalRefs, value: unknown): unknown {
+  try {
+    return refs.follow(value);
+  } catch (error) {
+    if (error instanceof UnresolvedRef) return undefined;
+    throw error;
+  }
 }
 
 function newAjv(): Ajv {
@@ -98,32 +113,38 @@ function checkedVersion(api: Json): Json {
   return api;
 }
 
-async function dereferenced(api: Json): Promise<Json> {
-  // Loaded on the first import: the parser and its schemas cost every process about 3 MB of heap.
-  const { dereference } = await import("@readme/openapi-parser");
-  try {
-    // external:false leaves remote and relative-file refs as they are (no fetch, no disk), and
-    // circular:"ignore" leaves recursive refs in place instead of building object cycles; both
-    // surface below as `$ref`s that skip the operations using them.
-    const options = { resolve: { external: false, file: false }, dereference: { circular: "ignore" as const }, timeoutMs: 5000 };
-    return (await dereference(api as Parameters<typeof dereference>[0], options)) as unknown as Json;
-  } catch (error) {
-    throw new OpenApiImportError(`the document's references cannot be resolved: ${(error as Error).message}`);
-  }
-}
-
-function toolFor(providerId: string, method: Method, path: string, item: Json, operation: Json, names: Set<string>, compile: Compile): ToolDeclaration | string {
+function toolFor(run: Import, { method, path, item, operation }: Operation): ToolDeclaration | string {
   if (!SUPPORTED.has(method)) return `${method.toUpperCase()} is not supported`;
-  const body = requestBody(operation.requestBody);
-  if (typeof body === "string") return body;
-  const args = argumentsOf(mergedParameters(item.parameters, operation.parameters), body);
+  const pointer = `/paths/${pointerToken(path)}/${method}`;
+  run.budget.startTool(pointer);
+  let body: Body | string | undefined;
+  let args: Arguments | string;
+  try {
+    body = requestBody(run.refs, operation.requestBody);
+    if (typeof body === "string") return body;
+    args = argumentsOf(run, mergedParameters(run.refs, item.parameters, operation.parameters), body);
+  } catch (error) {
+    if (error instanceof UnresolvedRef) return error.message;
+    throw error;
+  }
   if (typeof args === "string") return args;
   const toolPath = renamedPath(path, args.pathArguments);
   if (toolPath.missing.length > 0) return `path placeholder {${toolPath.missing.join("}, {")}} has no path parameter`;
   const ref = firstRef(args.schema);
-  if (ref !== undefined) return `unresolved $ref "${ref}" (external and circular references are not followed)`;
+  if (ref !== undefined) return new UnresolvedRef(ref).message;
+  const schemaText = JSON.stringify(args.schema);
+  if (schemaText.length > MAX_ARGUMENTS_SCHEMA_BYTES) throw new OpenApiImportError(`the arguments of ${method.toUpperCase()} ${path} make a schema of ${schemaText.length} bytes; a tool's is at most ${MAX_ARGUMENTS_SCHEMA_BYTES}`, pointer);
+  run.budget.spendBytes(schemaText.length);
+  const tool = declarationOf(run, { method, path, item, operation }, toolPath.path, args, body);
+  const problem = declarationProblem(tool, schemaText, run.compile);
+  if (problem !== undefined) return problem;
+  run.names.add(tool.name.slice(run.providerId.length + 1));
+  return tool;
+}
+
+function declarationOf({ providerId, names }: Import, { method, path, operation }: Operation, toolPath: string, args: Arguments, body: Body | undefined): ToolDeclaration {
   const write = method !== "get";
-  const tool: ToolDeclaration = {
+  return {
     name: `${providerId}.${unique(names, operationName(operation.operationId, method, path))}`,
     description: descriptionOf(operation, method, path),
     arguments_schema: args.schema,
@@ -132,21 +153,18 @@ function toolFor(providerId: string, method: Method, path: string, item: Json, o
     ...(method === "delete" ? { destructive: true } : {}),
     request: {
       method: method.toUpperCase() as ToolDeclaration["request"]["method"],
-      path: toolPath.path,
+      path: toolPath,
       ...(Object.keys(args.query).length > 0 ? { query: args.query } : {}),
       ...(Object.keys(args.headers).length > 0 ? { headers: args.headers } : {}),
       ...(body ? { body: "{body}", ...(body.encoding === "form" ? { body_encoding: "form" as const } : {}) } : {}),
     },
   };
-  const problem = declarationProblem(tool, compile);
-  if (problem !== undefined) return problem;
-  names.add(tool.name.slice(providerId.length + 1));
-  return tool;
 }
 
 type Arguments = { schema: Json; query: Record<string, string>; headers: Record<string, string>; pathArguments: Map<string, string> };
 
-function argumentsOf(parameters: Json[], body: Body | undefined): Arguments | string {
+function argumentsOf(run: Import, parameters: Json[], body: Body | undefined): Arguments | string {
+  const schemaOf = (schema: unknown, inBody: boolean) => toJsonSchema(schema, { refs: run.refs, budget: run.budget, inBody });
   const taken = new Set<string>(body ? ["body"] : []);
   const properties: Json = {};
   const required: string[] = [];
@@ -160,13 +178,13 @@ function argumentsOf(parameters: Json[], body: Body | undefined): Arguments | st
     if (location === "header" && name.toLowerCase() === "authorization") continue;
     if (!("schema" in parameter) && "content" in parameter) return `parameter "${name}" is described by content rather than a schema`;
     const argument = claim(taken, name, location);
-    properties[argument] = withDescription(toJsonSchema(parameter.schema ?? {}, false), parameter.description);
+    properties[argument] = withDescription(schemaOf(parameter.schema ?? {}, false), parameter.description);
     if (location === "path" || parameter.required === true) required.push(argument);
     if (location === "path") args.pathArguments.set(name, argument);
     else (location === "query" ? args.query : args.headers)[name] = `{${argument}}`;
   }
   if (body) {
-    properties.body = toJsonSchema(body.schema, true);
+    properties.body = schemaOf(body.schema, true);
     if (body.required) required.push("body");
   }
   return args;
@@ -186,13 +204,13 @@ function renamedPath(path: string, pathArguments: Map<string, string>): { path: 
 // Compiled once; argument schemas go to a per-import instance so they do not pile up in Ajv's cache.
 let declarationValidator: ValidateFunction | undefined;
 
-function declarationProblem(tool: ToolDeclaration, compile: Compile): string | undefined {
+function declarationProblem(tool: ToolDeclaration, schemaText: string, compile: Compile): string | undefined {
   declarationValidator ??= newAjv().compile(ToolDeclaration);
   if (!declarationValidator(tool)) {
     const error = declarationValidator.errors?.[0];
     return `the tool would not be a valid declaration: ${error?.instancePath || "/"} ${error?.message ?? ""}`.trim();
   }
-  return compile(tool.arguments_schema);
+  return compile(tool.arguments_schema, schemaText);
 }
 
 /** Compiling is the costly step, and generated APIs repeat the same argument schema many times. */
@@ -207,34 +225,35 @@ function argumentCompiler(): Compile {
       return `the argument schema does not compile: ${(error as Error).message}`;
     }
   };
-  return (schema) => {
-    const key = JSON.stringify(schema);
+  return (schema, key) => {
     if (!outcomes.has(key)) outcomes.set(key, attempt(schema));
     return outcomes.get(key);
   };
 }
 
 /** Path-level parameters apply to every operation unless the operation redeclares the same name and location. */
-function mergedParameters(pathLevel: unknown, operationLevel: unknown): Json[] {
+function mergedParameters(refs: LocalRefs, pathLevel: unknown, operationLevel: unknown): Json[] {
   const merged = new Map<string, Json>();
   for (const list of [pathLevel, operationLevel]) {
-    for (const parameter of Array.isArray(list) ? list : []) {
+    for (const listed of Array.isArray(list) ? list : []) {
+      const parameter = refs.follow(listed);
       if (isObject(parameter) && typeof parameter.name === "string") merged.set(`${String(parameter.in)}\u0000${parameter.name}`, parameter);
     }
   }
   return [...merged.values()];
 }
 
-function requestBody(requestBody: unknown): Body | string | undefined {
+function requestBody(refs: LocalRefs, listed: unknown): Body | string | undefined {
+  const requestBody = refs.follow(listed);
   if (!isObject(requestBody) || !isObject(requestBody.content)) return undefined;
-  const media = Object.entries(requestBody.content);
+  const media = Object.entries(requestBody.content).map(([type, described]): [string, unknown] => [type, refs.follow(described)]);
   if (media.length === 0) return undefined;
   const required = requestBody.required === true;
   const mediaType = (type: string) => type.split(";")[0]!.trim().toLowerCase();
   const json = media.find(([type]) => /^application\/(?:[\w.-]+\+)?json$/.test(mediaType(type)));
   if (json) return { schema: isObject(json[1]) ? (json[1].schema ?? {}) : {}, required, encoding: "json" };
   const form = media.find(([type]) => mediaType(type) === "application/x-www-form-urlencoded");
-  const formSchema = form && isObject(form[1]) ? form[1].schema : undefined;
+  const formSchema = form && isObject(form[1]) ? refs.follow(form[1].schema) : undefined;
   if (isObject(formSchema) && (formSchema.type === "object" || isObject(formSchema.properties))) return { schema: formSchema, required, encoding: "form" };
   return `request body ${media.map(([type]) => type).join(", ")} is not supported (only JSON and form-encoded objects are)`;
 }
@@ -278,66 +297,4 @@ function descriptionOf(operation: Json, method: Method, path: string): string {
 function withDescription(schema: unknown, description: unknown): unknown {
   if (!isObject(schema) || schema.description !== undefined || !text(description)) return schema;
   return { ...schema, description: text(description) };
-}
-
-// Keywords that are OpenAPI-only or would clash once many tools share one Ajv instance.
-const DROPPED = new Set(["xml", "discriminator", "nullable", "externalDocs", "$id", "$schema"]);
-const SUBSCHEMA = new Set(["items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "additionalItems", "unevaluatedItems", "unevaluatedProperties"]);
-const SUBSCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
-const SUBSCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
-const COMPOSITION = ["allOf", "anyOf", "oneOf", "not"];
-
-/** A fresh draft-07-compatible copy: the dereferenced document shares nodes between operations, so nothing is edited in place. */
-function toJsonSchema(schema: unknown, inBody: boolean): unknown {
-  if (!isObject(schema)) return schema;
-  const out: Json = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (DROPPED.has(key)) continue;
-    if (SUBSCHEMA_MAPS.has(key) && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, toJsonSchema(sub, inBody)]));
-    else if (SUBSCHEMA_LISTS.has(key) && Array.isArray(value)) out[key] = value.map((sub) => toJsonSchema(sub, inBody));
-    else if (SUBSCHEMA.has(key)) out[key] = toJsonSchema(value, inBody);
-    else out[key] = value;
-  }
-  exclusiveBounds(out, "exclusiveMinimum", "minimum");
-  exclusiveBounds(out, "exclusiveMaximum", "maximum");
-  // The server fills readOnly properties; a caller sending them would be rejected or ignored.
-  if (inBody && isObject(out.properties)) withoutReadOnly(out, out.properties);
-  return schema.nullable === true ? nullable(out) : out;
-}
-
-function withoutReadOnly(schema: Json, properties: Json): void {
-  const readOnly = new Set(Object.keys(properties).filter((name) => isObject(properties[name]) && properties[name].readOnly === true));
-  if (readOnly.size === 0) return;
-  schema.properties = Object.fromEntries(Object.entries(properties).filter(([name]) => !readOnly.has(name)));
-  if (Array.isArray(schema.required)) schema.required = schema.required.filter((name) => !readOnly.has(name as string));
-}
-
-/** OpenAPI 3.0 boolean exclusive bounds mean "the minimum/maximum itself is excluded"; draft-07 wants the number. */
-function exclusiveBounds(schema: Json, exclusive: string, inclusive: string): void {
-  if (typeof schema[exclusive] !== "boolean") return;
-  if (schema[exclusive] === true && typeof schema[inclusive] === "number") {
-    schema[exclusive] = schema[inclusive];
-    delete schema[inclusive];
-  } else delete schema[exclusive];
-}
-
-/** A type list is the tightest rendering; with composition keywords only a wrapping anyOf keeps null out of their reach. */
-function nullable(schema: Json): Json {
-  const composed = COMPOSITION.some((key) => key in schema);
-  if (composed || (typeof schema.type !== "string" && !Array.isArray(schema.type))) return { anyOf: [schema, { type: "null" }] };
-  const types: unknown[] = Array.isArray(schema.type) ? schema.type : [schema.type];
-  const result: Json = { ...schema, type: types.includes("null") ? types : [...types, "null"] };
-  if (Array.isArray(schema.enum) && !schema.enum.includes(null)) result.enum = [...schema.enum, null];
-  return result;
-}
-
-function firstRef(value: unknown, seen = new WeakSet<object>()): string | undefined {
-  if (typeof value !== "object" || value === null || seen.has(value)) return undefined;
-  seen.add(value);
-  if (!Array.isArray(value) && typeof (value as Json).$ref === "string") return (value as Json).$ref as string;
-  for (const child of Array.isArray(value) ? value : Object.values(value)) {
-    const ref = firstRef(child, seen);
-    if (ref !== undefined) return ref;
-  }
-  return undefined;
 }

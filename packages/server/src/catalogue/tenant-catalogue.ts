@@ -1,24 +1,23 @@
 /**
  * What one tenant sees in one env: the built-in providers and tools plus the ones it declared.
  * Declarations are read at most every 2 s per tenant (and at once after a change on this
- * instance); a tool's compiled validators are kept for as long as its declaration is unchanged.
+ * instance); a tool's compiled validators are kept for as long as its declaration is unchanged,
+ * in a bucket of the tenant's own (compiled-tools.ts).
  */
-import { LRUCache } from "lru-cache";
 import type { Clock } from "../clock.js";
 import type { TestOrLive } from "../ids.js";
 import { providerCatalogueOf, resolveTenantDefined, type ProviderCatalogue, type ResolvedProvider } from "../providers/catalogue.js";
 import { createTtlCache } from "../ttl-cache.js";
-import { toolCatalogueOf, type CatalogueTool, type createToolCompiler, type ToolCatalogue } from "../tools/tool-catalogue.js";
+import { toolCatalogueOf, type createToolCompiler, type ToolCatalogue } from "../tools/tool-catalogue.js";
 import type { CatalogueQueries, CatalogueEnv, StoredProvider, StoredTool } from "./catalogue-queries.js";
+import { createCompiledTools } from "./compiled-tools.js";
 import { providerFromDeclaration } from "./declared-provider.js";
-import { toolFromDeclaration } from "./declared-tool.js";
 
 /** A tenant, and the env it acts in (none: every env, for views that span both). */
 export type CatalogueScope = { tenantId: string; env?: TestOrLive | undefined };
 export type CatalogueView = { providers: ProviderCatalogue; tools: ToolCatalogue };
 
 const DECLARATIONS_TTL_MS = 2_000;
-const MAX_COMPILED_TOOLS = 5_000;
 
 type TenantDeclarations = { providers: StoredProvider[]; tools: StoredTool[]; views: Map<string, CatalogueView> };
 
@@ -33,7 +32,7 @@ const servesEnv = (declared: CatalogueEnv, env: TestOrLive | undefined) => env =
 
 export function createTenantCatalogue({ builtIn, queries, compiler, clock }: TenantCatalogueDeps) {
   const declarations = createTtlCache<TenantDeclarations>({ clock, ttlMs: DECLARATIONS_TTL_MS });
-  const compiled = new LRUCache<string, CatalogueTool>({ max: MAX_COMPILED_TOOLS, dispose: (entry) => compiler.forget(entry) });
+  const compiled = createCompiledTools({ compiler });
 
   async function load(tenantId: string): Promise<TenantDeclarations> {
     const cached = declarations.get(tenantId);
@@ -41,18 +40,8 @@ export function createTenantCatalogue({ builtIn, queries, compiler, clock }: Ten
     const [providers, tools] = await Promise.all([queries.listProviders(tenantId), queries.listTools(tenantId)]);
     const loaded = { providers, tools, views: new Map<string, CatalogueView>() };
     declarations.set(tenantId, loaded);
+    compiled.keepOnly(tenantId, tools);
     return loaded;
-  }
-
-  /** The compiled tool, reused while neither it nor its provider's declaration changed. */
-  function compiledTool(stored: StoredTool, provider: ResolvedProvider, providerVersion: string): CatalogueTool {
-    const key = `${stored.id}:${stored.updatedAt}:${providerVersion}`;
-    let entry = compiled.get(key);
-    if (!entry) {
-      entry = compiler.compile(toolFromDeclaration(stored.declaration, provider), provider);
-      compiled.set(key, entry);
-    }
-    return entry;
   }
 
   function buildView({ providers, tools }: TenantDeclarations, env: TestOrLive | undefined): CatalogueView {
@@ -64,7 +53,7 @@ export function createTenantCatalogue({ builtIn, queries, compiler, clock }: Ten
     }
     const ownTools = tools.flatMap((stored) => {
       const target = resolved.get(stored.providerId);
-      return target && servesEnv(stored.env, env) ? [compiledTool(stored, target.provider, target.version)] : [];
+      return target && servesEnv(stored.env, env) ? [compiled.compiled(stored, target.provider, target.version)] : [];
     });
     const allProviders = [...resolved.values()].map(({ provider }) => {
       const added = ownTools.filter((entry) => entry.provider.id === provider.id).map((entry) => entry.tool);
@@ -84,11 +73,14 @@ export function createTenantCatalogue({ builtIn, queries, compiler, clock }: Ten
       if (!view) {
         view = buildView(loaded, env);
         loaded.views.set(key, view);
+        compiled.recount(tenantId);
       }
       return view;
     },
     /** After a change on this instance: the next view reads the declarations again. */
     invalidate: (tenantId: string) => declarations.delete(tenantId),
+    /** How many compiled tools of the tenant's own are held. */
+    compiledToolsOf: (tenantId: string) => compiled.heldBy(tenantId),
     builtIn,
   };
 }

@@ -47,7 +47,22 @@ export function createToolCompiler({ linearPatterns = false }: { linearPatterns?
   const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false, ...(linearPatterns ? { code: { regExp: re2Engine } } : {}) });
   (addFormats as unknown as (a: Ajv) => void)(ajv);
   return {
-    compile: ((tool, provider) => ({ tool, provider, validate: ajv.compile(tool.argumentsSchema), validateResponse: ajv.compile(tool.responseSchema) })) as ToolCompiler,
+    // Each validator is compiled on its first use: a catalogue of thousands of tools is listed
+    // and rebuilt without compiling the ones nobody calls.
+    compile: ((tool, provider) => {
+      let validate: ValidateFunction | undefined;
+      let validateResponse: ValidateFunction | undefined;
+      return {
+        tool,
+        provider,
+        get validate() {
+          return (validate ??= ajv.compile(tool.argumentsSchema));
+        },
+        get validateResponse() {
+          return (validateResponse ??= ajv.compile(tool.responseSchema));
+        },
+      };
+    }) as ToolCompiler,
     forget(entry: CatalogueTool) {
       ajv.removeSchema(entry.tool.argumentsSchema);
       ajv.removeSchema(entry.tool.responseSchema);

@@ -16,6 +16,7 @@ import type { CatalogueTool, Hints, SchemaContext } from "./fuzz-values.js";
 import { asOperator, call, mintBrokerToken } from "./http.js";
 import { unsignedToken, withTamperedSignature } from "./jwt.js";
 import { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver.js";
+import { manyOperations, refDag } from "./openapi-documents.js";
 import { tableResolver } from "./webhooks.js";
 
 export type FuzzWorld = {
@@ -103,6 +104,11 @@ function hintsFor(seeded: Seeded, receiver: WebhookReceiver, tenants: string[]):
     channel: fc.constantFrom("#general", "#random", "#announcements"),
     pointer: fc.constantFrom("/repo", "/owner", "/title", "/__proto__", "/constructor/prototype", ""),
     regex: fc.constantFrom("^hello", "world$", "[a-z]+"),
+    // Provider routes reach their service with a provider that exists (built in: its tools can be imported, not changed).
+    "@/v1/providers": fc.constantFrom("scm", "chat", "tracker"),
+    // An OpenAPI import: a usable document, one past the schema budget, one past the tools-per-import limit.
+    document: fc.constantFrom(manyOperations(2, "fuzz"), JSON.stringify(manyOperations(1, "text")), refDag(20), manyOperations(2001), manyOperations(2001)),
+    operation_ids: fc.constantFrom(["get_fuzz_0"], ["get_text_0"], ["createNode"], ["get_item_0", "get_item_2000"]),
   };
 }
 

@@ -9,7 +9,7 @@ import { depthOf } from "../shared/json-depth.js";
 import type { UrlSafety } from "../shared/url-safety.js";
 import { describeIssues, type FieldProblem } from "../shared/validation-issues.js";
 import type { ToolCompilerSet } from "../tools/tool-catalogue.js";
-import { ProviderDeclaration, ToolDeclaration } from "./declaration-schema.js";
+import { DECLARATION_LIMITS, ProviderDeclaration, ToolDeclaration } from "./declaration-schema.js";
 import { placeholdersOf } from "./declared-tool.js";
 
 const MAX_ARGUMENTS_SCHEMA_BYTES = 64 * 1024;
@@ -31,6 +31,16 @@ const toolSchema: ValidateFunction = schemaAjv.compile(ToolDeclaration);
 function checkSchema<T>(validate: ValidateFunction, value: unknown, what: string): T {
   if (!validate(value)) throw invalidDeclaration(describeIssues(validate.errors), what);
   return value as T;
+}
+
+/**
+ * What is wrong with a stored provider declaration by today's schema, or undefined. A row stored
+ * before a check existed (an `auth` that is not an object) is left out of what callers see and
+ * flagged to its tenant instead of failing every listing.
+ */
+export function storedProviderProblem(declaration: unknown): FieldProblem | undefined {
+  if (providerSchema(declaration)) return undefined;
+  return describeIssues(providerSchema.errors)[0] ?? { field: "/", message: "is invalid" };
 }
 
 type UrlField = { path: string; url: string | undefined };
@@ -74,6 +84,7 @@ export function createDeclarationChecks({ urlSafety, compiler }: { urlSafety: Ur
       if (!declaration.name.startsWith(`${providerId}.`)) throw fault("/name", `must start with "${providerId}." (the provider it is declared under)`);
       checkArgumentsSchema(declaration, fault, compiler.problemWith);
       checkPlaceholders(declaration, fault);
+      checkBodyTemplate(declaration.request.body, fault);
       const reserved = Object.keys(declaration.request.headers ?? {}).find((name) => RESERVED_HEADERS.has(name.toLowerCase()));
       if (reserved) throw fault(`/request/headers/${reserved}`, "is set by the HTTP client, not by a declaration");
       if (declaration.request.body_encoding === "form" && !isFormBody(declaration.request.body)) {
@@ -105,6 +116,16 @@ function checkJsonSchema(schema: Record<string, unknown>, path: string, fault: F
   if (depthOf(schema, MAX_ARGUMENTS_SCHEMA_DEPTH) > MAX_ARGUMENTS_SCHEMA_DEPTH) throw fault(path, `must nest at most ${MAX_ARGUMENTS_SCHEMA_DEPTH} levels`);
   const problem = problemWith(schema);
   if (problem) throw fault(path, `does not compile: ${problem}`);
+}
+
+/** The body is filled on every call: its size, depth and number of templates are bounded. */
+function checkBodyTemplate(body: unknown, fault: Fault) {
+  if (body === undefined) return;
+  const { bodyBytes, bodyDepth, bodyTemplates } = DECLARATION_LIMITS;
+  if (JSON.stringify(body).length > bodyBytes) throw fault("/request/body", `must be at most ${bodyBytes} bytes of JSON`);
+  if (depthOf(body, bodyDepth) > bodyDepth) throw fault("/request/body", `must nest at most ${bodyDepth} levels`);
+  const templates = stringsOf(body, "/request/body").length;
+  if (templates > bodyTemplates) throw fault("/request/body", `holds ${templates} strings; at most ${bodyTemplates} are allowed`);
 }
 
 function checkPlaceholders(declaration: ToolDeclaration, fault: Fault) {

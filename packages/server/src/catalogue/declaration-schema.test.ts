@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CATALOGUE_SCHEMA } from "./declaration-schema.js";
-import { buildDeclaredRequest, mapDeclaredResponse, resolvePointer } from "./declared-tool.js";
+import { BrokerError } from "../errors.js";
+import { buildDeclaredRequest, mapDeclaredResponse, MAX_MAPPING_STEPS, resolvePointer } from "./declared-tool.js";
 import { mergePatch } from "./merge-patch.js";
 
 const PUBLISHED = new URL("../../docs/catalogue.schema.json", import.meta.url);
@@ -52,6 +53,19 @@ describe("declared responses", () => {
   it("picks fields from each element of an array root, and returns the whole body without a mapping", () => {
     expect(mapDeclaredResponse({ root: "/data/items", fields: { key: "/id", label: "/name" } }, body)).toEqual([{ key: 1, label: "a" }, { key: 2 }]);
     expect(mapDeclaredResponse(undefined, body)).toEqual(body);
+  });
+  it("refuses, before any work, an answer whose mapping takes more than MAX_MAPPING_STEPS element × field steps", () => {
+    const fields = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`f${i}`, `/f${i}`]));
+    const fits = Array.from({ length: MAX_MAPPING_STEPS / 100 }, () => ({}));
+    expect((mapDeclaredResponse({ fields }, fits) as unknown[]).length).toBe(MAX_MAPPING_STEPS / 100);
+    let refusal: unknown;
+    try {
+      mapDeclaredResponse({ fields }, [...fits, {}]);
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(BrokerError);
+    expect(refusal).toMatchObject({ code: "upstream_error", status: 502, details: { reason: "response_too_large", limit: MAX_MAPPING_STEPS } });
   });
 });
 

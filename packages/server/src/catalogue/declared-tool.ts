@@ -118,13 +118,29 @@ export function resolvePointer(document: unknown, pointer: string): unknown {
   return current;
 }
 
+/**
+ * Element × field steps one call's mapping may take. Each step follows one pointer of at most 32
+ * tokens, so the mapping holds the request thread for a few milliseconds at most; 2,000 elements
+ * of 100 fields fit.
+ */
+export const MAX_MAPPING_STEPS = 200_000;
+
+export const responseTooLarge = (message: string, limit: number) =>
+  new BrokerError("upstream_error", message, { reason: "response_too_large", limit });
+
 export function mapDeclaredResponse(response: ToolDeclaration["response"], body: unknown): unknown {
   const root = resolvePointer(body, response?.root ?? "");
   const fields = response?.fields;
   if (!fields) return root ?? null;
+  const entries = Object.entries(fields);
+  // Counted before any work: the cost is known from the answer's length and the declaration.
+  const steps = (Array.isArray(root) ? root.length : 1) * entries.length;
+  if (steps > MAX_MAPPING_STEPS) {
+    throw responseTooLarge(`the upstream answer needs ${steps} mapping steps (elements × fields); at most ${MAX_MAPPING_STEPS} are taken per call`, MAX_MAPPING_STEPS);
+  }
   const pick = (item: unknown) => {
     const out: Record<string, unknown> = {};
-    for (const [name, pointer] of Object.entries(fields)) {
+    for (const [name, pointer] of entries) {
       const value = resolvePointer(item, pointer);
       if (value !== undefined) out[name] = value;
     }

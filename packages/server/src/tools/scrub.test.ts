@@ -46,6 +46,7 @@ describe("scrub: a credential in every encoding it travels in", () => {
     "JSON-escaped, ASCII only": JSON.stringify(KEY).slice(1, -1).replace("é", "\\u00e9"),
     "base64 of the key": Buffer.from(KEY).toString("base64"),
     "base64url of the key": Buffer.from(KEY).toString("base64url"),
+    "base64 of Basic credentials with the key as user name": Buffer.from(`${KEY}:`).toString("base64"),
   };
 
   it.each(Object.entries(quoted))("replaces the key %s inside an API's quote of the request", (_, form) => {

@@ -42,7 +42,8 @@ const base64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
 /**
  * Every form in which `secret` may come back from an API that quotes the request: raw,
  * percent-encoded (encodeURIComponent and form encoding, upper- and lower-case hex), JSON-escaped
- * and base64 (padded or not, standard or URL-safe alphabet). Computed once per credential of a call.
+ * and base64 (padded or not, standard or URL-safe alphabet, alone or as a Basic user name).
+ * Computed once per credential of a call.
  */
 export function encodingsOf(secret: string): string[] {
   const uri = encodeURIComponent(secret);
@@ -50,7 +51,9 @@ export function encodingsOf(secret: string): string[] {
   const json = jsonEscaped(secret);
   const b64 = base64(secret);
   const b64url = b64.replace(/\+/g, "-").replace(/\//g, "_");
-  return [secret, uri, lowerHex(uri), form, lowerHex(form), json, json.replace(/\//g, "\\/"), asciiJsonEscaped(secret), b64, b64.replace(/=+$/, ""), b64url, b64url.replace(/=+$/, "")];
+  // A key sent as the user name of Basic credentials with no password (Stripe's style).
+  const asBasicUser = base64(`${secret}:`);
+  return [secret, uri, lowerHex(uri), form, lowerHex(form), json, json.replace(/\//g, "\\/"), asciiJsonEscaped(secret), b64, b64.replace(/=+$/, ""), b64url, b64url.replace(/=+$/, ""), asBasicUser];
 }
 
 /** Basic credentials (RFC 7617, and RFC 6749 §2.3.1's form-encoded parts) as an Authorization header carries them. */

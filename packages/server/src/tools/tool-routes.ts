@@ -89,7 +89,9 @@ export function registerToolRoutes(app: App, deps: ToolRouteDeps) {
           "credential_required, credential_mismatch (other provider or env), connection_unusable (revoked/expired: reconnect). " +
           "403 policy_denied. 409 approval_required (details: approval_id, invocation_id, expires_at), approval_* on re-execute, " +
           "idempotency_key_reused, request_in_progress, outcome_unknown (the broker stopped while sending this write under the key; never re-sent). " +
-          "502 upstream_error (details.upstream_status; details.reason unexpected_response for a 2xx body the tool does not understand). 503 vault_unavailable. " +
+          "502 upstream_error (details.upstream_status; details.reason unexpected_response for a 2xx body the tool does not understand; " +
+          "response_too_large with details.limit for an answer whose mapping would take more than 200,000 element × field steps or whose result would hold more than 100,000 values). " +
+          "503 vault_unavailable. " +
           "A replayed idempotent response carries `Idempotent-Replayed: true`. An approval_id on a call that needs no approval is ignored and not recorded.",
         body: ExecuteBody,
         response: { 200: ExecuteResult, ...EXECUTE_ERRORS },

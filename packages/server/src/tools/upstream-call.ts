@@ -34,13 +34,13 @@ function clientSecretTargets(client: { clientId: string; clientSecret: string })
   return forms;
 }
 
-/** What a credential was sent as: each header and query value, and a header's token after its scheme ("Basic …"). */
+/**
+ * What a credential was sent as, for the forms that do not contain it as text (a provider's
+ * "Basic base64(…)"): each header and query value, or its token after an auth scheme.
+ */
 function presentedForms(presented: PresentedCredential): string[] {
   const values = [...Object.values(presented.headers), ...Object.values(presented.query ?? {})];
-  return values.flatMap((value) => {
-    const token = /^[A-Za-z][\w.+-]* +(\S+)$/.exec(value)?.[1];
-    return token ? [value, token] : [value];
-  });
+  return values.map((value) => /^[A-Za-z][\w.+-]* +(\S+)$/.exec(value)?.[1] ?? value);
 }
 
 /** The credentials of one call, each in every encoding it may come back in (see scrub.ts). */

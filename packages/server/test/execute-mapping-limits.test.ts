@@ -1,8 +1,9 @@
 /**
  * Issue 36, item 2: one tenant's response mapping cannot stall every tenant. Declarations are
- * bounded (response fields, templates, pointer depth, body nesting), and each call's mapping work
- * is bounded too: an answer beyond it is a precise 502 upstream_error (reason response_too_large),
- * while another tenant's requests keep answering.
+ * bounded (response fields, templates, pointer depth, body nesting), and each call's work is
+ * bounded too: an answer beyond the mapping budget is a precise 502 upstream_error (reason
+ * response_too_large), while another tenant's requests keep answering; arguments that would fill a
+ * request past 2 MiB are a 422 before anything is built.
  */
 import { performance } from "node:perf_hooks";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -119,6 +120,20 @@ describeEachDatabase("response mapping bounded per declaration and per call", (k
     const refused = await execute(broker, token, { tool_name: "bulk.echo_wide", secret_item_id: secretItemId });
     expectError(refused, 502, "upstream_error");
     expect(refused.body.error.details).toMatchObject({ upstream_status: 200, reason: "response_too_large", limit: 100_000 });
+  });
+
+  it("refuses arguments that would fill a request of many placeholders past 2 MiB with 422, before anything is sent", async () => {
+    const amplifier = {
+      ...listTool("amplify", "/all", { a: "/a" }),
+      arguments_schema: { type: "object", properties: { a: { type: "string" } }, required: ["a"] },
+      request: { method: "GET", path: "/all", query: Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`q${i}`, "{a}".repeat(600)])) },
+    };
+    expect((await declare(amplifier)).status).toBe(201);
+    const sent = upstream.received.length;
+    const refused = await execute(broker, await mintBrokerToken(broker, attacker), { tool_name: "bulk.amplify", arguments: { a: "x".repeat(20_000) }, secret_item_id: secretItemId });
+    expectError(refused, 422, "invalid_tool_args");
+    expect(refused.body.error.details).toMatchObject({ reason: "request_too_large", limit: 2 * 1024 * 1024 });
+    expect(upstream.received.length).toBe(sent);
   });
 
   it("still maps an answer within the budget", async () => {

@@ -85,7 +85,7 @@ export function registerToolRoutes(app: App, deps: ToolRouteDeps) {
         tags,
         summary: "Execute a tool",
         description:
-          "404 not_found: unknown tool, or a handle not in this tenant. 422: invalid_request (body), invalid_tool_args (arguments vs the tool's schema), " +
+          "404 not_found: unknown tool, or a handle not in this tenant. 422: invalid_request (body), invalid_tool_args (arguments vs the tool's schema; details.reason request_too_large when they would fill a declared tool's request past 2 MiB), " +
           "credential_required, credential_mismatch (other provider or env), connection_unusable (revoked/expired: reconnect). " +
           "403 policy_denied. 409 approval_required (details: approval_id, invocation_id, expires_at), approval_* on re-execute, " +
           "idempotency_key_reused, request_in_progress, outcome_unknown (the broker stopped while sending this write under the key; never re-sent). " +

@@ -83,7 +83,14 @@ describeEachDatabase("response mapping bounded per declaration and per call", (k
     await expectRefused(deepBody, "/request/body");
     const manyStrings = { ...deepBody, name: "bulk.many_strings", request: { method: "POST", path: "/all", body: Array.from({ length: 501 }, () => "x") } };
     await expectRefused(manyStrings, "/request/body");
+    // uniqueItems over objects is checked pair by pair: 100,000 items would take minutes.
+    await expectRefused({ ...listTool("unique_answer", "/all", {}), response: { schema: { type: "array", uniqueItems: true } } }, "/response/schema/uniqueItems");
+    const uniqueArgument = { type: "object", properties: { tags: { type: "array", uniqueItems: true, items: { type: "object" } } } };
+    await expectRefused({ ...listTool("unique_argument", "/all", {}), arguments_schema: uniqueArgument }, "/arguments_schema/properties/tags/uniqueItems");
     expect((await call(broker, "GET", "/v1/providers/bulk/tools", asOperator(attacker))).body.data).toEqual([]);
+    const scalarTags = { type: "object", properties: { tags: { type: "array", uniqueItems: true, items: { type: "string" } }, few: { type: "array", uniqueItems: true, maxItems: 100 } } };
+    const hashed = await declare({ ...listTool("unique_scalars", "/all", {}), arguments_schema: scalarTags });
+    expect(hashed.status, hashed.text).toBe(201);
     // Every limit leaves room: 200 fields of 32-token pointers are accepted.
     const widest = await declare(listTool("widest", "/all", fieldsOf(FIELDS, (i) => `/f${i}${"/x".repeat(31)}`)));
     expect(widest.status, widest.text).toBe(201);

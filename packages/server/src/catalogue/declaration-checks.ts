@@ -114,8 +114,37 @@ function checkArgumentsSchema(declaration: ToolDeclaration, fault: Fault, proble
 function checkJsonSchema(schema: Record<string, unknown>, path: string, fault: Fault, problemWith: ToolCompilerSet["problemWith"]) {
   if (JSON.stringify(schema).length > MAX_ARGUMENTS_SCHEMA_BYTES) throw fault(path, `must be at most ${MAX_ARGUMENTS_SCHEMA_BYTES} bytes of JSON`);
   if (depthOf(schema, MAX_ARGUMENTS_SCHEMA_DEPTH) > MAX_ARGUMENTS_SCHEMA_DEPTH) throw fault(path, `must nest at most ${MAX_ARGUMENTS_SCHEMA_DEPTH} levels`);
+  const quadratic = quadraticUniqueItems(schema, path);
+  if (quadratic) throw fault(quadratic, `uniqueItems needs items of a scalar type or maxItems of at most ${MAX_UNIQUE_ITEMS}: comparing objects pairwise takes time quadratic in the array's length`);
   const problem = problemWith(schema);
   if (problem) throw fault(path, `does not compile: ${problem}`);
+}
+
+/** Objects compared pairwise: 1,000 items are half a million comparisons, a few milliseconds. */
+const MAX_UNIQUE_ITEMS = 1_000;
+const SCALAR_TYPES = new Set(["string", "number", "integer", "boolean", "null"]);
+const isScalarTyped = (items: unknown) => {
+  const type = (items as { type?: unknown } | null)?.type;
+  const types = Array.isArray(type) ? type : [type];
+  return types.length > 0 && types.every((t) => typeof t === "string" && SCALAR_TYPES.has(t));
+};
+
+/**
+ * The path of a `uniqueItems` the validator would check by comparing every pair of items (Ajv
+ * hashes items only when they are declared scalar), unless `maxItems` bounds the pairs.
+ */
+function quadraticUniqueItems(schema: unknown, path: string): string | undefined {
+  if (!schema || typeof schema !== "object") return undefined;
+  if (!Array.isArray(schema)) {
+    const node = schema as Record<string, unknown>;
+    const bounded = typeof node.maxItems === "number" && node.maxItems <= MAX_UNIQUE_ITEMS;
+    if (node.uniqueItems === true && !bounded && !isScalarTyped(node.items)) return `${path}/uniqueItems`;
+  }
+  for (const [key, child] of Object.entries(schema)) {
+    const found = quadraticUniqueItems(child, `${path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** The body is filled on every call: its size, depth and number of templates are bounded. */

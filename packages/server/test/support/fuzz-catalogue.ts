@@ -31,6 +31,7 @@ export const declarationsPastLimits = fc.constantFrom<unknown>(
   tool("many_queries", { request: { method: "GET", path: "/limits", query: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`q${i}`, "{text}"])) } }),
   tool("deep_body", { request: { method: "POST", path: "/limits", body: nested } }),
   tool("many_strings", { request: { method: "POST", path: "/limits", body: Array.from({ length: 501 }, () => "{text}") } }),
+  tool("unique_objects", { response: { schema: { type: "array", uniqueItems: true } } }),
 );
 
 /** A provider "bulk" with one tool of 200 fields over an answer of 20,000 elements: beyond the mapping budget. */

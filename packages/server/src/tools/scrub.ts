@@ -103,7 +103,8 @@ const resultTooLarge = (limit: number) =>
 function scrubString(text: string, secrets: readonly string[]): string {
   let result = text;
   for (const secret of secrets) {
-    if (!secret) continue;
+    // Most strings of a result are shorter than any credential: one comparison each.
+    if (!secret || secret.length > result.length) continue;
     if (result === secret) return REDACTED;
     if (secret.length >= MIN_SECRET_LENGTH && result.includes(secret)) result = result.split(secret).join(REDACTED);
   }

@@ -2631,6 +2631,11 @@ export interface paths {
                             declaration: {
                                 [key: string]: unknown;
                             } | null;
+                            /** @description Present when the stored declaration no longer passes the schema (it was stored before a check existed): the provider and its tools are left out of what callers see (GET /v1/tools, execute, MCP) until a PATCH repairs it or it is deleted */
+                            declaration_problem?: {
+                                message: string;
+                                path: string;
+                            };
                             display_name: string;
                             /**
                              * @description The env it serves (default both)
@@ -2748,6 +2753,11 @@ export interface paths {
                             declaration: {
                                 [key: string]: unknown;
                             } | null;
+                            /** @description Present when the stored declaration no longer passes the schema (it was stored before a check existed): the provider and its tools are left out of what callers see (GET /v1/tools, execute, MCP) until a PATCH repairs it or it is deleted */
+                            declaration_problem?: {
+                                message: string;
+                                path: string;
+                            };
                             display_name: string;
                             /**
                              * @description The env it serves (default both)
@@ -2898,6 +2908,11 @@ export interface paths {
                             declaration: {
                                 [key: string]: unknown;
                             } | null;
+                            /** @description Present when the stored declaration no longer passes the schema (it was stored before a check existed): the provider and its tools are left out of what callers see (GET /v1/tools, execute, MCP) until a PATCH repairs it or it is deleted */
+                            declaration_problem?: {
+                                message: string;
+                                path: string;
+                            };
                             display_name: string;
                             /**
                              * @description The env it serves (default both)
@@ -4986,6 +5001,11 @@ export interface components {
             declaration: {
                 [key: string]: unknown;
             } | null;
+            /** @description Present when the stored declaration no longer passes the schema (it was stored before a check existed): the provider and its tools are left out of what callers see (GET /v1/tools, execute, MCP) until a PATCH repairs it or it is deleted */
+            declaration_problem?: {
+                message: string;
+                path: string;
+            };
             display_name: string;
             /**
              * @description The env it serves (default both)

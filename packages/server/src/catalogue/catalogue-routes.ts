@@ -7,7 +7,7 @@ import type { App } from "../http/app-type.js";
 import { actorOf } from "../http/credentials.js";
 import { errorResponses, StringEnum, Timestamp } from "../http/schemas.js";
 import type { StoredProvider, StoredTool } from "./catalogue-queries.js";
-import type { CatalogueService } from "./catalogue-service.js";
+import type { CatalogueService, ListedProvider } from "./catalogue-service.js";
 import { MAX_OPENAPI_DOCUMENT_BYTES } from "./catalogue-service.js";
 import { CATALOGUE_LIMITS } from "./catalogue-limits.js";
 import { IMPORT_THREAD_LIMITS } from "./openapi-import-runner.js";
@@ -31,6 +31,16 @@ const ProviderView = Type.Object(
     declaration: Type.Union([Declaration, Type.Null()], { description: "The declaration (a built-in provider's too: what its vendor does beyond it is code)" }),
     created_at: Type.Union([Timestamp, Type.Null()]),
     updated_at: Type.Union([Timestamp, Type.Null()]),
+    declaration_problem: Type.Optional(
+      Type.Object(
+        { path: Type.String(), message: Type.String() },
+        {
+          description:
+            "Present when the stored declaration no longer passes the schema (it was stored before a check existed): the provider and its tools are left out of " +
+            "what callers see (GET /v1/tools, execute, MCP) until a PATCH repairs it or it is deleted",
+        },
+      ),
+    ),
   },
   { $id: "CatalogueProvider" },
 );
@@ -64,15 +74,16 @@ const ImportBody = Type.Object(
   { additionalProperties: false },
 );
 
-const providerView = (p: StoredProvider) => ({
+const providerView = (p: StoredProvider | ListedProvider) => ({
   id: p.declaration.id,
-  display_name: p.declaration.display_name,
+  display_name: String(p.declaration.display_name),
   source: "custom" as const,
   env: p.env,
-  auth_modes: [p.declaration.auth.type],
+  auth_modes: "problem" in p && p.problem ? [] : [p.declaration.auth.type],
   declaration: p.declaration,
   created_at: p.createdAt,
   updated_at: p.updatedAt,
+  ...("problem" in p && p.problem ? { declaration_problem: { path: p.problem.field, message: p.problem.message } } : {}),
 });
 
 const toolView = (t: StoredTool) => ({

@@ -14,7 +14,8 @@ import type { Store, Tx } from "../store/database.js";
 import type { CatalogueEnv, CatalogueQueries, StoredProvider, StoredTool, ToolSource } from "./catalogue-queries.js";
 import type { ProviderDeclaration, ToolDeclaration } from "./declaration-schema.js";
 import type { createDeclarationChecks } from "./declaration-checks.js";
-import { invalidDeclaration } from "./declaration-checks.js";
+import { invalidDeclaration, storedProviderProblem } from "./declaration-checks.js";
+import type { FieldProblem } from "../shared/validation-issues.js";
 import { assertRoomFor, importRefusal } from "./catalogue-limits.js";
 import { mergePatch } from "./merge-patch.js";
 import type { OpenApiImporter } from "./openapi-import-runner.js";
@@ -42,6 +43,10 @@ const declaredOrigins = (declaration: ProviderDeclaration): CredentialOrigins =>
   token: declaration.auth.type === "oauth2" ? originOf(declaration.auth.token_url) : null,
   api: originOf(declaration.api_base_url),
 });
+
+/** A stored provider as its tenant sees it: `problem` when its declaration no longer passes the schema. */
+export type ListedProvider = StoredProvider & { problem: FieldProblem | undefined };
+const listed = (provider: StoredProvider): ListedProvider => ({ ...provider, problem: storedProviderProblem(provider.declaration) });
 
 const isUniqueViolation = (error: unknown) => ["23505", "SQLITE_CONSTRAINT_UNIQUE"].includes(String((error as { code?: unknown } | null)?.code));
 
@@ -103,8 +108,8 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
   }
 
   return {
-    listProviders: (tenantId: string) => queries.listProviders(tenantId),
-    getProvider: ownProvider,
+    listProviders: async (tenantId: string) => (await queries.listProviders(tenantId)).map(listed),
+    getProvider: async (tenantId: string, providerId: string) => listed(await ownProvider(tenantId, providerId)),
 
     async createProvider(tenantId: string, input: DeclarationInput, actor: AuditActor): Promise<StoredProvider> {
       const declaration = await checks.provider(input.declaration);

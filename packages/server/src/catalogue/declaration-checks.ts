@@ -9,7 +9,7 @@ import { depthOf } from "../shared/json-depth.js";
 import type { UrlSafety } from "../shared/url-safety.js";
 import { describeIssues, type FieldProblem } from "../shared/validation-issues.js";
 import type { ToolCompilerSet } from "../tools/tool-catalogue.js";
-import { ProviderDeclaration, ToolDeclaration } from "./declaration-schema.js";
+import { DECLARATION_LIMITS, ProviderDeclaration, ToolDeclaration } from "./declaration-schema.js";
 import { placeholdersOf } from "./declared-tool.js";
 
 export const MAX_ARGUMENTS_SCHEMA_BYTES = 64 * 1024;
@@ -31,6 +31,16 @@ const toolSchema: ValidateFunction = schemaAjv.compile(ToolDeclaration);
 function checkSchema<T>(validate: ValidateFunction, value: unknown, what: string): T {
   if (!validate(value)) throw invalidDeclaration(describeIssues(validate.errors), what);
   return value as T;
+}
+
+/**
+ * What is wrong with a stored provider declaration by today's schema, or undefined. A row stored
+ * before a check existed (an `auth` that is not an object) is left out of what callers see and
+ * flagged to its tenant instead of failing every listing.
+ */
+export function storedProviderProblem(declaration: unknown): FieldProblem | undefined {
+  if (providerSchema(declaration)) return undefined;
+  return describeIssues(providerSchema.errors)[0] ?? { field: "/", message: "is invalid" };
 }
 
 type UrlField = { path: string; url: string | undefined };
@@ -82,6 +92,7 @@ export function createToolCheck(compiler: Pick<ToolCompilerSet, "problemWith">) 
     if (!declaration.name.startsWith(`${providerId}.`)) throw fault("/name", `must start with "${providerId}." (the provider it is declared under)`);
     checkArgumentsSchema(declaration, fault, compiler.problemWith);
     checkPlaceholders(declaration, fault);
+    checkBodyTemplate(declaration.request.body, fault);
     const reserved = Object.keys(declaration.request.headers ?? {}).find((name) => RESERVED_HEADERS.has(name.toLowerCase()));
     if (reserved) throw fault(`/request/headers/${reserved}`, "is set by the HTTP client, not by a declaration");
     if (declaration.request.body_encoding === "form" && !isFormBody(declaration.request.body)) {
@@ -110,8 +121,47 @@ function checkArgumentsSchema(declaration: ToolDeclaration, fault: Fault, proble
 function checkJsonSchema(schema: Record<string, unknown>, path: string, fault: Fault, problemWith: ToolCompilerSet["problemWith"]) {
   if (JSON.stringify(schema).length > MAX_ARGUMENTS_SCHEMA_BYTES) throw fault(path, `must be at most ${MAX_ARGUMENTS_SCHEMA_BYTES} bytes of JSON`);
   if (depthOf(schema, MAX_ARGUMENTS_SCHEMA_DEPTH) > MAX_ARGUMENTS_SCHEMA_DEPTH) throw fault(path, `must nest at most ${MAX_ARGUMENTS_SCHEMA_DEPTH} levels`);
+  const quadratic = quadraticUniqueItems(schema, path);
+  if (quadratic) throw fault(quadratic, `uniqueItems needs items of a scalar type or maxItems of at most ${MAX_UNIQUE_ITEMS}: comparing objects pairwise takes time quadratic in the array's length`);
   const problem = problemWith(schema);
   if (problem) throw fault(path, `does not compile: ${problem}`);
+}
+
+/** Objects compared pairwise: 1,000 items are half a million comparisons, a few milliseconds. */
+const MAX_UNIQUE_ITEMS = 1_000;
+const SCALAR_TYPES = new Set(["string", "number", "integer", "boolean", "null"]);
+const isScalarTyped = (items: unknown) => {
+  const type = (items as { type?: unknown } | null)?.type;
+  const types = Array.isArray(type) ? type : [type];
+  return types.length > 0 && types.every((t) => typeof t === "string" && SCALAR_TYPES.has(t));
+};
+
+/**
+ * The path of a `uniqueItems` the validator would check by comparing every pair of items (Ajv
+ * hashes items only when they are declared scalar), unless `maxItems` bounds the pairs.
+ */
+function quadraticUniqueItems(schema: unknown, path: string): string | undefined {
+  if (!schema || typeof schema !== "object") return undefined;
+  if (!Array.isArray(schema)) {
+    const node = schema as Record<string, unknown>;
+    const bounded = typeof node.maxItems === "number" && node.maxItems <= MAX_UNIQUE_ITEMS;
+    if (node.uniqueItems === true && !bounded && !isScalarTyped(node.items)) return `${path}/uniqueItems`;
+  }
+  for (const [key, child] of Object.entries(schema)) {
+    const found = quadraticUniqueItems(child, `${path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The body is filled on every call: its size, depth and number of templates are bounded. */
+function checkBodyTemplate(body: unknown, fault: Fault) {
+  if (body === undefined) return;
+  const { bodyBytes, bodyDepth, bodyTemplates } = DECLARATION_LIMITS;
+  if (JSON.stringify(body).length > bodyBytes) throw fault("/request/body", `must be at most ${bodyBytes} bytes of JSON`);
+  if (depthOf(body, bodyDepth) > bodyDepth) throw fault("/request/body", `must nest at most ${bodyDepth} levels`);
+  const templates = stringsOf(body, "/request/body").length;
+  if (templates > bodyTemplates) throw fault("/request/body", `holds ${templates} strings; at most ${bodyTemplates} are allowed`);
 }
 
 function checkPlaceholders(declaration: ToolDeclaration, fault: Fault) {

@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CATALOGUE_SCHEMA } from "./declaration-schema.js";
-import { buildDeclaredRequest, mapDeclaredResponse, resolvePointer } from "./declared-tool.js";
+import { BrokerError } from "../errors.js";
+import { buildDeclaredRequest, mapDeclaredResponse, MAX_FILLED_ARGUMENT_BYTES, MAX_MAPPING_STEPS, resolvePointer } from "./declared-tool.js";
 import { mergePatch } from "./merge-patch.js";
 
 const PUBLISHED = new URL("../../docs/catalogue.schema.json", import.meta.url);
@@ -53,10 +54,43 @@ describe("declared responses", () => {
     expect(mapDeclaredResponse({ root: "/data/items", fields: { key: "/id", label: "/name" } }, body)).toEqual([{ key: 1, label: "a" }, { key: 2 }]);
     expect(mapDeclaredResponse(undefined, body)).toEqual(body);
   });
+  it("refuses, before any work, an answer whose mapping takes more than MAX_MAPPING_STEPS element × field steps", () => {
+    const fields = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`f${i}`, `/f${i}`]));
+    const fits = Array.from({ length: MAX_MAPPING_STEPS / 100 }, () => ({}));
+    expect((mapDeclaredResponse({ fields }, fits) as unknown[]).length).toBe(MAX_MAPPING_STEPS / 100);
+    let refusal: unknown;
+    try {
+      mapDeclaredResponse({ fields }, [...fits, {}]);
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(BrokerError);
+    expect(refusal).toMatchObject({ code: "upstream_error", status: 502, details: { reason: "response_too_large", limit: MAX_MAPPING_STEPS } });
+  });
 });
 
 describe("JSON Merge Patch", () => {
   it("merges objects, removes members set to null and replaces everything else", () => {
     expect(mergePatch({ a: 1, b: { c: 2, d: 3 }, e: [1] }, { b: { c: null, f: 4 }, e: [2], g: "x" })).toEqual({ a: 1, b: { d: 3, f: 4 }, e: [2], g: "x" });
+  });
+});
+
+describe("the size of a declared request", () => {
+  const request = { method: "POST" as const, path: "/x/{a}", query: Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`q${i}`, "{a}".repeat(600)])), body: { copies: Array.from({ length: 500 }, () => "{a}") } };
+
+  it("refuses, before building it, arguments that would fill the request past MAX_FILLED_ARGUMENT_BYTES", () => {
+    let refusal: unknown;
+    try {
+      buildDeclaredRequest(request, { a: "x".repeat(100_000) });
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toMatchObject({ code: "invalid_tool_args", status: 422, details: { reason: "request_too_large", limit: MAX_FILLED_ARGUMENT_BYTES } });
+  });
+
+  it("counts a whole-placeholder argument each time the body repeats it", () => {
+    const body = { method: "POST" as const, path: "/x", body: Array.from({ length: 500 }, () => "{a}") };
+    expect(() => buildDeclaredRequest(body, { a: { text: "y".repeat(10_000) } })).toThrow(BrokerError);
+    expect((buildDeclaredRequest(body, { a: { text: "y".repeat(1_000) } }).body as unknown[]).length).toBe(500);
   });
 });

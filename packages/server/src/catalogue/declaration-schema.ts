@@ -10,12 +10,27 @@ import { StringEnum } from "../http/schemas.js";
 export const PROVIDER_ID_PATTERN = "^[a-z][a-z0-9_-]{1,39}$";
 export const OPERATION_PATTERN = "[a-z][a-z0-9_]{0,63}";
 export const TOOL_NAME_PATTERN = `^[a-z][a-z0-9_-]{1,39}\\.${OPERATION_PATTERN}$`;
-/** A JSON pointer (RFC 6901): empty for the whole document, or `/`-separated tokens. */
-const JSON_POINTER = "^(/([^~/]|~[01])*)*$";
+/** Limits every declaration keeps, so no tool costs more than a bounded amount of work per call. */
+export const DECLARATION_LIMITS = {
+  /** Output fields of `response.fields`. */
+  responseFields: 200,
+  /** Reference tokens of one JSON pointer (its nesting depth). */
+  pointerTokens: 32,
+  /** Entries of `request.query` and of `request.headers`. */
+  queryTemplates: 100,
+  headerTemplates: 50,
+  /** Strings (templates) in `request.body`, its nesting depth, and its size as JSON. */
+  bodyTemplates: 500,
+  bodyDepth: 16,
+  bodyBytes: 64 * 1024,
+} as const;
+
+/** A JSON pointer (RFC 6901): empty for the whole document, or at most 32 `/`-separated tokens. */
+const JSON_POINTER = `^(/([^~/]|~[01])*){0,${DECLARATION_LIMITS.pointerTokens}}$`;
 /** Header names as HTTP allows them (RFC 9110 token characters). */
 const HEADER_NAME = "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$";
 
-const Pointer = Type.String({ pattern: JSON_POINTER, maxLength: 500, description: "A JSON pointer, e.g. /data/items" });
+const Pointer = Type.String({ pattern: JSON_POINTER, maxLength: 500, description: `A JSON pointer, e.g. /data/items (at most ${DECLARATION_LIMITS.pointerTokens} tokens)` });
 const HttpsUrl = Type.String({ minLength: 8, maxLength: 2000, description: "An absolute https URL (http only where the broker allows private addresses)" });
 const Template = Type.String({
   maxLength: 2000,
@@ -74,7 +89,15 @@ export const ProviderDeclaration = Type.Object(
     id: Type.String({ pattern: PROVIDER_ID_PATTERN, description: "Lower-case id; tools are named `<id>.<operation>`" }),
     display_name: Type.String({ minLength: 1, maxLength: 100, pattern: "^[^\\u0000-\\u001F\\u007F]+$" }),
     api_base_url: HttpsUrl,
-    auth: Type.Unsafe<Static<typeof OAuth2Auth> | Static<typeof ApiKeyAuth>>({ oneOf: [OAuth2Auth, ApiKeyAuth], discriminator: { propertyName: "type" }, description: "oauth2 (authorization code with PKCE) or api_key" }),
+    // `type: "object"` and `required` here, not only in the branches: a validator that honours
+    // `discriminator` skips `oneOf`, and its discriminator keyword only applies to objects.
+    auth: Type.Unsafe<Static<typeof OAuth2Auth> | Static<typeof ApiKeyAuth>>({
+      type: "object",
+      required: ["type"],
+      oneOf: [OAuth2Auth, ApiKeyAuth],
+      discriminator: { propertyName: "type" },
+      description: "oauth2 (authorization code with PKCE) or api_key",
+    }),
     default_headers: Type.Optional(Type.Record(Type.String({ pattern: HEADER_NAME }), Type.String({ maxLength: 1000, pattern: "^[\\x20-\\x7e]*$" }), { description: "Headers every call carries" })),
     case_insensitive_arguments: Type.Optional(Type.Array(ArgumentName, { maxItems: 50, description: "Argument names the API compares without case; policy conditions on them ignore case too" })),
     identity: Type.Optional(
@@ -95,9 +118,15 @@ export const ToolRequest = Type.Object(
   {
     method: StringEnum(["GET", "POST", "PUT", "PATCH", "DELETE"] as const),
     path: Type.String({ minLength: 1, maxLength: 1000, pattern: "^/", description: "Relative to the API base URL; `{argument}` placeholders are percent-encoded" }),
-    query: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 100 }), Template)),
-    headers: Type.Optional(Type.Record(Type.String({ pattern: HEADER_NAME }), Template)),
-    body: Type.Optional(Type.Unknown({ description: "JSON sent as the body; strings in it are templates (\"{body}\" sends the argument `body` as it is)" })),
+    query: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 100 }), Template, { maxProperties: DECLARATION_LIMITS.queryTemplates })),
+    headers: Type.Optional(Type.Record(Type.String({ pattern: HEADER_NAME }), Template, { maxProperties: DECLARATION_LIMITS.headerTemplates })),
+    body: Type.Optional(
+      Type.Unknown({
+        description:
+          `JSON sent as the body; strings in it are templates ("{body}" sends the argument \`body\` as it is). At most ${DECLARATION_LIMITS.bodyTemplates} strings, ` +
+          `${DECLARATION_LIMITS.bodyDepth} levels of nesting and ${DECLARATION_LIMITS.bodyBytes} bytes of JSON`,
+      }),
+    ),
     body_encoding: Type.Optional(StringEnum(["json", "form"] as const, { description: "json (default) or application/x-www-form-urlencoded" })),
   },
   { additionalProperties: false },
@@ -114,7 +143,10 @@ export const ToolResponse = Type.Object(
     root: Type.Optional(Pointer),
     fields: Type.Optional(
       Type.Record(Type.String({ minLength: 1, maxLength: 100 }), Pointer, {
-        description: "Output field → pointer into the root (applied to each element when the root is an array); without it the whole root is returned",
+        maxProperties: DECLARATION_LIMITS.responseFields,
+        description:
+          `Output field → pointer into the root (applied to each element when the root is an array); without it the whole root is returned. At most ${DECLARATION_LIMITS.responseFields} fields. ` +
+          "A call whose mapping would take more than 200,000 element × field steps, or whose result holds more than 100,000 values, is refused: upstream_error, reason response_too_large",
       }),
     ),
   },

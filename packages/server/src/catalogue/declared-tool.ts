@@ -25,26 +25,61 @@ export function placeholdersOf(template: string): string[] {
   return [...template.matchAll(PLACEHOLDER)].map((match) => match[1]!);
 }
 
+/**
+ * Bytes of argument text one call's templates may write into its request. Each placeholder copies
+ * its argument, so a declaration of many placeholders and a large argument would otherwise build
+ * gigabytes on the request thread; the broker's own request body is at most 1 MiB.
+ */
+export const MAX_FILLED_ARGUMENT_BYTES = 2 * 1024 * 1024;
+
+/** One call's filling: the arguments, each one's text computed once, and what may still be written. */
+type Filling = { args: Args; texts: Map<string, string>; left: number };
+
+/** An argument's text, charged to the call's budget each time a template writes it. */
+function argumentText(filling: Filling, name: string): string {
+  let text = filling.texts.get(name);
+  if (text === undefined) {
+    text = asText(filling.args[name]) ?? "";
+    filling.texts.set(name, text);
+  }
+  filling.left -= text.length;
+  if (filling.left < 0) {
+    throw new BrokerError("invalid_tool_args", `the arguments fill this tool's request with more than ${MAX_FILLED_ARGUMENT_BYTES} bytes`, {
+      reason: "request_too_large",
+      limit: MAX_FILLED_ARGUMENT_BYTES,
+      fields: [{ field: `/${name}`, message: "makes the request too large" }],
+    });
+  }
+  return text;
+}
+
 /** `"{x}"` is the argument itself; any other text has each placeholder replaced by its text. */
-function fillTemplate(template: string, args: Args, encode: (text: string) => string = (text) => text): unknown {
+function fillTemplate(template: string, filling: Filling): unknown {
+  const { args } = filling;
   const whole = WHOLE_PLACEHOLDER.exec(template);
-  if (whole) return args[whole[1]!] === undefined ? ABSENT : args[whole[1]!];
+  if (whole) {
+    const name = whole[1]!;
+    if (args[name] === undefined) return ABSENT;
+    // Sent as JSON: every reference is written out again.
+    argumentText(filling, name);
+    return args[name];
+  }
   let absent = false;
   const text = template.replace(PLACEHOLDER, (_, name: string) => {
     if (args[name] === undefined) absent = true;
-    return encode(asText(args[name]));
+    return argumentText(filling, name);
   });
   return absent ? ABSENT : text;
 }
 
 /** Fills every string of a JSON body template; entries whose argument is missing are left out. */
-function fillBody(template: unknown, args: Args): unknown {
-  if (typeof template === "string") return fillTemplate(template, args);
-  if (Array.isArray(template)) return template.map((item) => fillBody(item, args)).filter((item) => item !== ABSENT);
+function fillBody(template: unknown, filling: Filling): unknown {
+  if (typeof template === "string") return fillTemplate(template, filling);
+  if (Array.isArray(template)) return template.map((item) => fillBody(item, filling)).filter((item) => item !== ABSENT);
   if (template && typeof template === "object") {
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(template)) {
-      const filled = fillBody(value, args);
+      const filled = fillBody(value, filling);
       if (filled !== ABSENT) out[key] = filled;
     }
     return out;
@@ -52,10 +87,10 @@ function fillBody(template: unknown, args: Args): unknown {
   return template;
 }
 
-function fillMap(templates: Record<string, string> | undefined, args: Args): Record<string, string> {
+function fillMap(templates: Record<string, string> | undefined, filling: Filling): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, template] of Object.entries(templates ?? {})) {
-    const filled = fillTemplate(template, args);
+    const filled = fillTemplate(template, filling);
     if (filled !== ABSENT) out[name] = asText(filled);
   }
   return out;
@@ -65,8 +100,8 @@ function fillMap(templates: Record<string, string> | undefined, args: Args): Rec
  * One percent-encoded path segment. URLs resolve "." and ".." (encoded or not) as steps up the
  * path, which would turn a tool into a call on another endpoint of the same API: refused.
  */
-function pathSegment(name: string, value: unknown): string {
-  const text = asText(value ?? "");
+function pathSegment(name: string, filling: Filling): string {
+  const text = (filling.args[name] ?? null) === null ? "" : argumentText(filling, name);
   if (text === "" || text === "." || text === "..") {
     throw new BrokerError("invalid_tool_args", `argument ${name} cannot be "${text}": it is one segment of the request path`, { fields: [{ field: `/${name}`, message: "is not a path segment" }] });
   }
@@ -83,15 +118,16 @@ function checkHeaderValues(headers: Record<string, string>) {
 export function buildDeclaredRequest(request: ToolDeclaration["request"], args: Args): UpstreamRequest {
   // Path placeholders are required arguments (checked when the tool is declared); each is one
   // percent-encoded segment, so an argument cannot add path segments or a query.
-  const path = request.path.replace(PLACEHOLDER, (_, name: string) => pathSegment(name, args[name]));
+  const filling: Filling = { args, texts: new Map(), left: MAX_FILLED_ARGUMENT_BYTES };
+  const path = request.path.replace(PLACEHOLDER, (_, name: string) => pathSegment(name, filling));
   const built: UpstreamRequest = { method: request.method, path };
-  const query = fillMap(request.query, args);
+  const query = fillMap(request.query, filling);
   if (Object.keys(query).length) built.query = query;
-  const headers = fillMap(request.headers, args);
+  const headers = fillMap(request.headers, filling);
   checkHeaderValues(headers);
   if (Object.keys(headers).length) built.headers = headers;
   if (request.body !== undefined) {
-    const body = fillBody(request.body, args);
+    const body = fillBody(request.body, filling);
     if (body !== ABSENT) {
       // A form body is an object (checked when the tool is declared); each field is sent as text.
       if (request.body_encoding === "form") built.form = Object.fromEntries(Object.entries(body as Args).map(([key, value]) => [key, asText(value)]));
@@ -118,13 +154,29 @@ export function resolvePointer(document: unknown, pointer: string): unknown {
   return current;
 }
 
+/**
+ * Element × field steps one call's mapping may take. Each step follows one pointer of at most 32
+ * tokens, so the mapping holds the request thread for a few milliseconds at most; 2,000 elements
+ * of 100 fields fit.
+ */
+export const MAX_MAPPING_STEPS = 200_000;
+
+export const responseTooLarge = (message: string, limit: number) =>
+  new BrokerError("upstream_error", message, { reason: "response_too_large", limit });
+
 export function mapDeclaredResponse(response: ToolDeclaration["response"], body: unknown): unknown {
   const root = resolvePointer(body, response?.root ?? "");
   const fields = response?.fields;
   if (!fields) return root ?? null;
+  const entries = Object.entries(fields);
+  // Counted before any work: the cost is known from the answer's length and the declaration.
+  const steps = (Array.isArray(root) ? root.length : 1) * entries.length;
+  if (steps > MAX_MAPPING_STEPS) {
+    throw responseTooLarge(`the upstream answer needs ${steps} mapping steps (elements × fields); at most ${MAX_MAPPING_STEPS} are taken per call`, MAX_MAPPING_STEPS);
+  }
   const pick = (item: unknown) => {
     const out: Record<string, unknown> = {};
-    for (const [name, pointer] of Object.entries(fields)) {
+    for (const [name, pointer] of entries) {
       const value = resolvePointer(item, pointer);
       if (value !== undefined) out[name] = value;
     }

@@ -11,6 +11,7 @@ import { createTtlCache } from "../ttl-cache.js";
 import { toolCatalogueOf, type createToolCompiler, type ToolCatalogue } from "../tools/tool-catalogue.js";
 import type { CatalogueQueries, CatalogueEnv, StoredProvider, StoredTool } from "./catalogue-queries.js";
 import { createCompiledTools } from "./compiled-tools.js";
+import { storedProviderProblem } from "./declaration-checks.js";
 import { providerFromDeclaration } from "./declared-provider.js";
 
 /** A tenant, and the env it acts in (none: every env, for views that span both). */
@@ -45,7 +46,8 @@ export function createTenantCatalogue({ builtIn, queries, compiler, clock }: Ten
   }
 
   function buildView({ providers, tools }: TenantDeclarations, env: TestOrLive | undefined): CatalogueView {
-    const own = providers.filter((p) => servesEnv(p.env, env));
+    // A declaration stored before a check existed is left out (its tenant sees it flagged), not a 500 for every caller.
+    const own = providers.filter((p) => servesEnv(p.env, env) && storedProviderProblem(p.declaration) === undefined);
     const resolved = new Map<string, { provider: ResolvedProvider; version: string }>();
     for (const provider of builtIn.providers.list()) resolved.set(provider.id, { provider, version: "built-in" });
     for (const stored of own) {

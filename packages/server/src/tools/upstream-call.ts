@@ -7,7 +7,8 @@ import { BrokerError } from "../errors.js";
 import { RequestNotSentError, type UpstreamClient, type UpstreamResponse } from "../providers/upstream-client.js";
 import type { CredentialHandle } from "./credential-resolution.js";
 import type { CallOutcome } from "./invocation-lifecycle.js";
-import { scrub } from "./scrub.js";
+import type { PresentedCredential } from "../providers/provider-types.js";
+import { basicCredentialsOf, MAX_RESULT_VALUES, scrub, scrubTargets } from "./scrub.js";
 import type { CatalogueTool } from "./tool-catalogue.js";
 
 const MAX_UPSTREAM_MESSAGE = 500;
@@ -22,6 +23,44 @@ function upstreamMessage(body: unknown): string | undefined {
 
 type UpstreamCallDeps = { upstream: UpstreamClient };
 
+/** A provider's OAuth client changes rarely: the forms of its secret are computed once per client. */
+const clientSecretForms = new WeakMap<object, string[]>();
+function clientSecretTargets(client: { clientId: string; clientSecret: string }): string[] {
+  let forms = clientSecretForms.get(client);
+  if (!forms) {
+    forms = scrubTargets([client.clientSecret, ...basicCredentialsOf(client.clientId, client.clientSecret)]);
+    clientSecretForms.set(client, forms);
+  }
+  return forms;
+}
+
+/**
+ * What a credential was sent as, for the forms that do not contain it as text (a provider's
+ * "Basic base64(…)"): each header and query value, or its token after an auth scheme.
+ */
+function presentedForms(presented: PresentedCredential): string[] {
+  const values = [...Object.values(presented.headers), ...Object.values(presented.query ?? {})];
+  return values.map((value) => /^[A-Za-z][\w.+-]* +(\S+)$/.exec(value)?.[1] ?? value);
+}
+
+/** The credentials of one call, each in every encoding it may come back in (see scrub.ts). */
+function callSecrets(client: { clientId: string; clientSecret: string } | undefined) {
+  const raw = new Set<string>();
+  let targets: string[] | undefined;
+  return {
+    add(...secrets: string[]) {
+      for (const secret of secrets) raw.add(secret);
+      targets = undefined;
+    },
+    /** Computed once per call, when the first answer is scrubbed. */
+    get targets(): string[] {
+      targets ??= [...scrubTargets(raw), ...(client ? clientSecretTargets(client) : [])].sort((a, b) => b.length - a.length);
+      return targets;
+    },
+  };
+}
+type CallSecrets = ReturnType<typeof callSecrets>;
+
 /** `beforeSend` runs once, right before the tool's own request is first handed to the network. */
 export type CallHooks = { beforeSend?: (() => Promise<void>) | undefined };
 
@@ -30,7 +69,8 @@ export function createUpstreamCall({ upstream }: UpstreamCallDeps) {
     response.status === 401 ? 401 : entry.provider.inspectApiResponse?.(response)?.status === 401 ? 401 : response.status;
 
   /** The answer of a provider that did answer, as the tool's result or an upstream_error. */
-  function outcomeOf(entry: CatalogueTool, response: UpstreamResponse, args: Record<string, unknown>, secrets: string[], latencyMs: number): CallOutcome {
+  function outcomeOf(entry: CatalogueTool, response: UpstreamResponse, args: Record<string, unknown>, callSecrets: CallSecrets, latencyMs: number): CallOutcome {
+    const secrets = callSecrets.targets;
     const { provider } = entry;
     const failed = (error: BrokerError): CallOutcome => ({ kind: "failed", error, upstreamStatus: response.status, latencyMs, requestMayHaveLeft: true });
     const vendorError = provider.inspectApiResponse?.(response);
@@ -56,9 +96,10 @@ export function createUpstreamCall({ upstream }: UpstreamCallDeps) {
       return unexpected(`${first?.instancePath || "/"} ${first?.message ?? "is invalid"}`);
     }
     try {
-      return { kind: "succeeded", result: scrub(entry.tool.mapResponse(response, args), secrets), upstreamStatus: response.status, latencyMs };
+      return { kind: "succeeded", result: scrub(entry.tool.mapResponse(response, args), secrets, { maxValues: MAX_RESULT_VALUES }), upstreamStatus: response.status, latencyMs };
     } catch (error) {
-      if (error instanceof BrokerError) return failed(error);
+      // A mapping hook's refusal, or an answer beyond the mapping budget (response_too_large).
+      if (error instanceof BrokerError) return failed(new BrokerError(error.code, error.message, { upstream_status: response.status, ...error.details }, { status: error.status }));
       return unexpected("the body could not be mapped");
     }
   }
@@ -66,7 +107,7 @@ export function createUpstreamCall({ upstream }: UpstreamCallDeps) {
   return {
     async call(entry: CatalogueTool, handle: CredentialHandle, args: Record<string, unknown>, hooks: CallHooks = {}): Promise<CallOutcome> {
       const provider = entry.provider;
-      const secrets: string[] = provider.client ? [provider.client.clientSecret] : [];
+      const secrets = callSecrets(provider.client);
       let handedToNetwork = false;
       let latencyMs = 0;
       const send = async (credential: { kind: "oauth2" | "api_key"; secret: string }) => {
@@ -74,6 +115,7 @@ export function createUpstreamCall({ upstream }: UpstreamCallDeps) {
         if (!handedToNetwork) await hooks.beforeSend?.();
         handedToNetwork = true;
         const presented = provider.presentCredential(credential);
+        secrets.add(credential.secret, ...presentedForms(presented));
         const response = await upstream.send(
           provider.apiBaseUrl,
           { ...request, headers: { ...provider.apiHeaders, ...request.headers, ...presented.headers }, query: { ...request.query, ...presented.query } },
@@ -87,11 +129,11 @@ export function createUpstreamCall({ upstream }: UpstreamCallDeps) {
         let response: UpstreamResponse;
         if (handle.kind === "oauth2") {
           const tokens = await handle.tokens();
-          secrets.push(tokens.accessToken, ...(tokens.refreshToken ? [tokens.refreshToken] : []));
+          secrets.add(tokens.accessToken, ...(tokens.refreshToken ? [tokens.refreshToken] : []));
           response = await send({ kind: "oauth2", secret: tokens.accessToken });
           if (authStatus(entry, response) === 401) {
             const renewed = await handle.renewAfter401(tokens.accessToken);
-            secrets.push(renewed.accessToken, ...(renewed.refreshToken ? [renewed.refreshToken] : []));
+            secrets.add(renewed.accessToken, ...(renewed.refreshToken ? [renewed.refreshToken] : []));
             response = await send({ kind: "oauth2", secret: renewed.accessToken });
             // Refused again with renewed tokens: if the connection was revoked meanwhile (a revoke
             // racing this call), that is the answer, not the provider's 401.
@@ -99,7 +141,7 @@ export function createUpstreamCall({ upstream }: UpstreamCallDeps) {
           }
         } else {
           const key = await handle.open();
-          secrets.push(key);
+          secrets.add(key);
           response = await send({ kind: "api_key", secret: key });
         }
         return outcomeOf(entry, response, args, secrets, Math.round(latencyMs));

@@ -203,12 +203,18 @@ function objectFor(schema: JsonSchema, context: SchemaContext): fc.Arbitrary<Rec
   return fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 });
 }
 
-/** `tool_name` drawn from the catalogue, `arguments` from that tool's schema, the account of its provider. */
+/** `tool_name` drawn from the catalogue, `arguments` from that tool's schema, the account (or secret item) of its provider. */
 function toolCallFor(schema: JsonSchema, context: SchemaContext): fc.Arbitrary<Record<string, unknown>> {
   return fc.constantFrom(...context.tools).chain((tool) => {
     const { tool_name: _drawn, ...hints } = context.hints;
     const account = context.hints[`connected_account_id:${tool.provider}`];
     if (account) hints.connected_account_id = account;
+    const secretItem = context.hints[`secret_item_id:${tool.provider}`];
+    if (secretItem) {
+      // A tool of API keys only: a connected account is a credential_mismatch before the call.
+      hints.secret_item_id = secretItem;
+      hints.connected_account_id = fc.constant(null);
+    }
     return objectFor({ ...schema, properties: { ...schema.properties, tool_name: { enum: [tool.name] }, arguments: tool.arguments_schema } }, { hints, tools: [] });
   });
 }

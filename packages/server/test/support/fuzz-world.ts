@@ -12,6 +12,7 @@ import type { DbKind } from "./databases.js";
 import { STACK_TRACE } from "./expect.js";
 import { DEFAULT_GITHUB_USER, startFakeUpstreams, type FakeUpstreams } from "./fake-upstreams/index.js";
 import type { CredentialKind, FuzzRequest, FuzzResponse, Operation } from "./fuzz-requests.js";
+import { declarationsPastLimits, seedOversizedAnswer } from "./fuzz-catalogue.js";
 import type { CatalogueTool, Hints, SchemaContext } from "./fuzz-values.js";
 import { asOperator, call, mintBrokerToken } from "./http.js";
 import { unsignedToken, withTamperedSignature } from "./jwt.js";
@@ -45,6 +46,7 @@ async function seedResources(broker: TestBroker, fakes: FakeUpstreams, tenant: T
     tracker: await connectAccount(broker, tenant, "tracker"),
   };
   const secret = await ok(call(broker, "POST", "/v1/secrets", { ...operator, body: { provider: "tracker", env: "test", name: "fuzz", value: fakes.linear.addApiKey() } }), 201);
+  const oversized = await seedOversizedAnswer(broker, tenant);
   const agentApp = await ok(call(broker, "POST", "/v1/agent-apps", { ...operator, body: { name: "fuzz spare" } }), 201);
   const keys = await ok(call(broker, "GET", "/v1/keys", operator));
   const webhook = await ok(call(broker, "POST", "/v1/webhooks", { ...operator, body: { url: `${receiver.url}/hook` } }), 201);
@@ -62,6 +64,7 @@ async function seedResources(broker: TestBroker, fakes: FakeUpstreams, tenant: T
     jwt,
     connections,
     tools,
+    oversized,
     ids: {
       agentApps: [tenant.agentAppId, agentApp.id as string, other.agentAppId],
       keys: (keys.data as { id: string }[]).map((k) => k.id),
@@ -92,6 +95,7 @@ function hintsFor(seeded: Seeded, receiver: WebhookReceiver, tenants: string[]):
     "connected_account_id:scm": pool(connections.scm),
     "connected_account_id:chat": pool(connections.chat),
     "connected_account_id:tracker": pool(connections.tracker),
+    "secret_item_id:bulk": pool(seeded.oversized.secretItemId),
     secret_item_id: pool(...ids.secrets),
     approval_id: pool(...ids.approvals),
     tool_name: fc.constantFrom(...seeded.tools.map((t) => t.name)),
@@ -109,6 +113,7 @@ function hintsFor(seeded: Seeded, receiver: WebhookReceiver, tenants: string[]):
     // An OpenAPI import: a usable document, one past the schema budget, one past the tools-per-import limit.
     document: fc.constantFrom(manyOperations(2, "fuzz"), JSON.stringify(manyOperations(1, "text")), refDag(20), manyOperations(2001), manyOperations(2001)),
     operation_ids: fc.constantFrom(["get_fuzz_0"], ["get_text_0"], ["createNode"], ["get_item_0", "get_item_2000"]),
+    declaration: declarationsPastLimits,
   };
 }
 
@@ -177,6 +182,7 @@ export async function startFuzzWorld(kind: DbKind): Promise<FuzzWorld> {
       fc.constantFrom(...garbageFor(operation), ...(Object.keys(right) as CredentialKind[]).filter((k) => !accepts(operation, k)).map((k) => ({ ...right[k], label: `${right[k].label} (not accepted here)` }))),
     async close() {
       await broker.close();
+      await seeded.oversized.upstream.close();
       await receiver.close();
       await fakes.close();
     },
@@ -190,7 +196,7 @@ export async function startFuzzWorld(kind: DbKind): Promise<FuzzWorld> {
  * these operations too (the vendors are local fakes that are always up).
  */
 export const UPSTREAM_OPERATIONS: Record<string, string> = {
-  "POST /v1/tools/execute": "runs the tool at the fake vendor, which refuses odd arguments",
+  "POST /v1/tools/execute": "runs the tool at the fake vendor, which refuses odd arguments (or answers more than one call may map: response_too_large)",
   "POST /v1/tools/invocations/{id}/continue": "runs an approved call at the fake vendor, as execute does",
 };
 

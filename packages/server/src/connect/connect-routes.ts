@@ -129,13 +129,15 @@ export function registerConnectRoutes(app: App, deps: { connectSessions: Connect
 
   app.register(async (forms) => {
     // The API-key form is the one place a browser posts a form: parsed here only, everything else stays JSON.
-    forms.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 16 * 1024 }, (_request, body, done) => {
+    forms.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
     forms.post(
       "/connect/:token/:provider/api-key",
       {
         config: { htmlErrors: true },
+        // On the route, not the parser, so the 413 names the limit that applied.
+        bodyLimit: 16 * 1024,
         schema: {
           tags,
           summary: "Store an end user's API key from the hosted page",

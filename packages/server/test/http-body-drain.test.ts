@@ -128,6 +128,19 @@ describe("oversized request bodies", () => {
     expect(answer.toLowerCase()).toContain("connection: close");
   });
 
+  it("bounds the body read after any early answer too: an unauthenticated body that never ends is cut after the drain time", async () => {
+    const socket = connect(Number(new URL(broker.url).port), "127.0.0.1");
+    socket.write("POST /v1/broker/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+    let answer = "";
+    socket.on("data", (chunk) => (answer += chunk));
+    const started = Date.now();
+    const trickle = setInterval(() => socket.write(`10000\r\n${"x".repeat(0x10000)}\r\n`), 100);
+    await new Promise<void>((resolve) => socket.once("close", () => resolve()).once("error", () => undefined));
+    clearInterval(trickle);
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(Date.now() - started).toBeLessThan(DRAIN_MAX_MS + 3_000);
+  }, 30_000);
+
   it("closes a connection that keeps trickling its body once the drain time is over (slow loris)", async () => {
     for (const framing of ["Content-Length: 2000000", "Transfer-Encoding: chunked"]) {
       const socket = connect(Number(new URL(broker.url).port), "127.0.0.1");

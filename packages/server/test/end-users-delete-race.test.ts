@@ -3,9 +3,11 @@
  * gains the connection. The fake provider holds its token answer until the delete has answered;
  * the callback then stores nothing, revokes the grant it just obtained, and says why.
  */
+import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { outboxEvents } from "./support/approvals.js";
 import { describeEachDatabase } from "./support/databases.js";
+import { sleep } from "./support/races.js";
 import { expectError } from "./support/expect.js";
 import { completeAuthorization } from "./support/fake-upstreams/index.js";
 import { asOperator, call } from "./support/http.js";
@@ -62,5 +64,42 @@ describeEachDatabase("deleting an end user during their OAuth callback", (kind) 
     const deleted = await call(world.broker, "DELETE", "/v1/end-users/frank", asOperator(world.tenant));
     expect(deleted.body).toEqual({ end_user_id: "frank", connections_revoked: 1, secret_items_deleted: 0 });
     expect((await connectionsOf("frank")).map((connection) => connection.status)).toEqual(["revoked"]);
+  });
+
+  // PostgreSQL runs the callback's store and the delete side by side; SQLite runs one writer at a time.
+  (kind === "postgres" ? it : it.skip)("makes a delete that arrives while a callback stores its connection wait for it, then count and revoke it", async () => {
+    const { callbackPath, cookie } = await approvedAtProvider("grace");
+    // The callback's transaction stops at the audit chain lock, holding the flow's state.
+    const blocker = new pg.Client({ connectionString: world.broker.database.databaseUrl });
+    await blocker.connect();
+    /** Polls until a backend other than the callback's waits for a lock: the state row's, or the audit chain's. */
+    const deleteBlockedOn = async (): Promise<"state row" | "audit chain"> => {
+      for (;;) {
+        const { rows } = await blocker.query<{ row_lock: number; audit_chain: number }>(
+          "select count(*) filter (where wait_event = 'transactionid')::int as row_lock, count(*) filter (where wait_event = 'advisory')::int as audit_chain from pg_stat_activity where datname = current_database()",
+        );
+        if (rows[0]!.row_lock > 0) return "state row";
+        if (rows[0]!.audit_chain > 1) return "audit chain";
+        await sleep(10);
+      }
+    };
+    const callbackWaiting = async () => {
+      while ((await blocker.query<{ n: number }>("select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted")).rows[0]!.n === 0) await sleep(10);
+    };
+    try {
+      await blocker.query("begin");
+      await blocker.query("select pg_advisory_xact_lock(hashtextextended('audit:' || $1::text, 0))", [world.tenant.tenantId]);
+      const callback = call(world.broker, "GET", callbackPath, { headers: { cookie } });
+      await callbackWaiting();
+      const deleting = call(world.broker, "DELETE", "/v1/end-users/grace", asOperator(world.tenant));
+      // The delete waits for the state the callback holds, instead of finding no connection and moving on to its audit entry.
+      expect(await deleteBlockedOn()).toBe("state row");
+      await blocker.query("rollback");
+      expect((await callback).status).toBe(200);
+      expect((await deleting).body).toEqual({ end_user_id: "grace", connections_revoked: 1, secret_items_deleted: 0 });
+      expect((await connectionsOf("grace")).map((connection) => connection.status)).toEqual(["revoked"]);
+    } finally {
+      await blocker.end();
+    }
   });
 });

@@ -70,11 +70,9 @@ export function createTransport(options: TransportOptions, credentials: Credenti
     let refreshed = false;
     let mayHaveArrived = false;
     const json = request.body === undefined ? undefined : JSON.stringify(request.body);
-    const bodyBytes = json === undefined ? 0 : new TextEncoder().encode(json).length;
     for (let retries = 0; ; ) {
       const outcome = await attempt(request, json, token);
-      // The broker drains a few MB past its limit and then closes: the connection lost is its refusal.
-      if (outcome.kind === "network" && bodyBytes > BROKER_BODY_LIMIT_BYTES) throw bodyOverLimit(bodyBytes, outcome.error);
+      if (outcome.kind === "network" && json !== undefined) throwIfOverLimit(json, outcome.error);
       if (outcome.kind === "answer" && outcome.status === 401 && credentials.refresh && !refreshed) {
         refreshed = true;
         const fresh = await credentials.refresh(token);
@@ -180,7 +178,13 @@ function retryDelay(outcome: Outcome, error: BrokerError | undefined, context: R
   return undefined;
 }
 
-function bodyOverLimit(bodyBytes: number, cause: unknown): PayloadTooLargeError {
+/**
+ * The broker drains a few MB past its limit and then closes, so a connection lost while sending a
+ * body over the limit is its refusal, and sending it again cannot succeed.
+ */
+function throwIfOverLimit(json: string, cause: unknown) {
+  const bodyBytes = new TextEncoder().encode(json).length;
+  if (bodyBytes <= BROKER_BODY_LIMIT_BYTES) return;
   const error = new PayloadTooLargeError({
     code: "payload_too_large",
     status: 413,
@@ -188,7 +192,7 @@ function bodyOverLimit(bodyBytes: number, cause: unknown): PayloadTooLargeError 
     details: { limit_bytes: BROKER_BODY_LIMIT_BYTES, body_bytes: bodyBytes },
   });
   Object.defineProperty(error, "cause", { value: cause, enumerable: false });
-  return error;
+  throw error;
 }
 
 function unreachable(base: string, attempts: number, outcome: Outcome): NetworkError {

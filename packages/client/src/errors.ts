@@ -92,6 +92,24 @@ export class InvalidToolArgsError extends BrokerError {
   }
 }
 
+/**
+ * 413 `payload_too_large`: the request body is over the broker's limit. Also thrown, without an
+ * answer from the broker, when a body over the broker's 1 MiB limit lost its connection while
+ * being sent: the broker reads a few MB past its limit and then closes, and such a request can
+ * never succeed, so it is not retried either.
+ */
+export class PayloadTooLargeError extends BrokerError {
+  /** The limit in bytes, when known (`details.limit_bytes`). */
+  readonly limitBytes: number | undefined;
+
+  constructor(init: BrokerErrorInit) {
+    super(init);
+    this.name = "PayloadTooLargeError";
+    const limit = init.details?.limit_bytes;
+    this.limitBytes = typeof limit === "number" ? limit : undefined;
+  }
+}
+
 /** The broker could not be reached (after the client's bounded retries). */
 export class NetworkError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -146,6 +164,7 @@ const SUBCLASSES: Record<string, new (init: BrokerErrorInit) => BrokerError> = {
   rate_limited: RateLimitedError,
   policy_denied: PolicyDeniedError,
   invalid_tool_args: InvalidToolArgsError,
+  payload_too_large: PayloadTooLargeError,
 };
 
 /** The typed error for an envelope's code. */
@@ -167,3 +186,4 @@ export const isApprovalRequired = (value: unknown): value is ApprovalRequiredErr
 export const isRateLimited = (value: unknown): value is RateLimitedError => isBrokerError(value, "rate_limited");
 export const isPolicyDenied = (value: unknown): value is PolicyDeniedError => isBrokerError(value, "policy_denied");
 export const isInvalidToolArgs = (value: unknown): value is InvalidToolArgsError => isBrokerError(value, "invalid_tool_args");
+export const isPayloadTooLarge = (value: unknown): value is PayloadTooLargeError => isBrokerError(value, "payload_too_large");

@@ -4,7 +4,7 @@
  * network errors and 502/503/504 (writes carry an idempotency key, so the broker replays instead
  * of repeating), and 429 after `Retry-After`. Other 4xx answers are never retried.
  */
-import { brokerErrorFor, BrokerError, NetworkError } from "./errors.js";
+import { brokerErrorFor, BrokerError, NetworkError, PayloadTooLargeError } from "./errors.js";
 import { backoffDelay, parseRetryAfter, retryPolicy, sleep, type RetryOptions, type RetryPolicy } from "./retry.js";
 
 export type TransportOptions = {
@@ -35,6 +35,8 @@ type Answer = { kind: "answer"; status: number; headers: Headers; text: string }
 type Outcome = Answer | { kind: "network"; error: unknown };
 
 const RETRYABLE_STATUSES = new Set([502, 503, 504]);
+/** The broker's limit on a JSON body (its 413 names the limit that applied). */
+export const BROKER_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export type Transport = { send<T>(request: BrokerRequest): Promise<T> };
 
@@ -45,14 +47,14 @@ export function createTransport(options: TransportOptions, credentials: Credenti
   const fetchImpl = options.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== "function") throw new TypeError("no global fetch: pass options.fetch (Node >= 20, browsers, Deno and Bun have one)");
 
-  async function attempt(request: BrokerRequest, token: string): Promise<Outcome> {
+  async function attempt(request: BrokerRequest, json: string | undefined, token: string): Promise<Outcome> {
     if (request.signal?.aborted) throw request.signal.reason;
     const controller = new AbortController();
     const forwardAbort = () => controller.abort(request.signal?.reason);
     request.signal?.addEventListener("abort", forwardAbort, { once: true });
     const timer = setTimeout(() => controller.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
     try {
-      const response = await fetchImpl(urlFor(base, request), { ...init(request, token), signal: controller.signal });
+      const response = await fetchImpl(urlFor(base, request), { ...init(request.method, json, token), signal: controller.signal });
       return { kind: "answer", status: response.status, headers: response.headers, text: await response.text() };
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason;
@@ -67,8 +69,10 @@ export function createTransport(options: TransportOptions, credentials: Credenti
     let token = await credentials.current();
     let refreshed = false;
     let mayHaveArrived = false;
+    const json = request.body === undefined ? undefined : JSON.stringify(request.body);
     for (let retries = 0; ; ) {
-      const outcome = await attempt(request, token);
+      const outcome = await attempt(request, json, token);
+      if (outcome.kind === "network" && json !== undefined) throwIfOverLimit(json, outcome.error);
       if (outcome.kind === "answer" && outcome.status === 401 && credentials.refresh && !refreshed) {
         refreshed = true;
         const fresh = await credentials.refresh(token);
@@ -109,11 +113,11 @@ function urlFor(base: string, request: BrokerRequest): string {
   return `${base}${request.path}${search ? `?${search}` : ""}`;
 }
 
-function init(request: BrokerRequest, token: string): RequestInit {
+function init(method: BrokerRequest["method"], json: string | undefined, token: string): RequestInit {
   const headers: Record<string, string> = { accept: "application/json", authorization: `Bearer ${token}` };
-  if (request.body === undefined) return { method: request.method, headers, redirect: "manual" };
+  if (json === undefined) return { method, headers, redirect: "manual" };
   headers["content-type"] = "application/json";
-  return { method: request.method, headers, body: JSON.stringify(request.body), redirect: "manual" };
+  return { method, headers, body: json, redirect: "manual" };
 }
 
 function parseJson(text: string): unknown {
@@ -172,6 +176,23 @@ function retryDelay(outcome: Outcome, error: BrokerError | undefined, context: R
   // Our own earlier attempt (whose answer was lost) may still be running under the same key.
   if (error?.code === "request_in_progress" && context.mayHaveArrived) return backoff;
   return undefined;
+}
+
+/**
+ * The broker drains a few MB past its limit and then closes, so a connection lost while sending a
+ * body over the limit is its refusal, and sending it again cannot succeed.
+ */
+function throwIfOverLimit(json: string, cause: unknown) {
+  const bodyBytes = new TextEncoder().encode(json).length;
+  if (bodyBytes <= BROKER_BODY_LIMIT_BYTES) return;
+  const error = new PayloadTooLargeError({
+    code: "payload_too_large",
+    status: 413,
+    message: `the request body is ${bodyBytes} bytes, over the broker's limit of 1 MiB; the broker closed the connection while it was being sent`,
+    details: { limit_bytes: BROKER_BODY_LIMIT_BYTES, body_bytes: bodyBytes },
+  });
+  Object.defineProperty(error, "cause", { value: cause, enumerable: false });
+  throw error;
 }
 
 function unreachable(base: string, attempts: number, outcome: Outcome): NetworkError {

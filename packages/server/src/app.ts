@@ -19,6 +19,7 @@ import { createBillingService } from "./billing/billing-service.js";
 import { systemClock, type Clock } from "./clock.js";
 import type { Config } from "./config.js";
 import type { App } from "./http/app-type.js";
+import { registerBodyDrain } from "./http/body-drain.js";
 import { registerCredentials } from "./http/credentials.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerJsonBody } from "./http/json-body.js";
@@ -215,6 +216,7 @@ export async function buildApp(services: Services, options: { logStream?: Destin
   app.setValidatorCompiler(createValidatorCompiler());
 
   registerJsonBody(app);
+  registerBodyDrain(app);
   app.addHook("onSend", (request, reply, payload, done) => {
     reply.header("x-request-id", request.id);
     done(null, payload);

@@ -145,13 +145,14 @@ export function registerConnectRoutes(app: App, deps: { connectSessions: Connect
 
   app.register(async (forms) => {
     // The connect page's forms are the one place a browser posts a form: parsed here only, everything else stays JSON.
-    forms.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 16 * 1024 }, (_request, body, done) => {
+    forms.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
     forms.post(
       "/connect/:token/:provider",
       {
         config: { htmlErrors: true },
+        bodyLimit: 16 * 1024,
         schema: {
           tags,
           summary: "Start connecting one provider through OAuth, from the connect page's button (303 to the provider)",
@@ -177,6 +178,8 @@ export function registerConnectRoutes(app: App, deps: { connectSessions: Connect
       "/connect/:token/:provider/api-key",
       {
         config: { htmlErrors: true },
+        // On the route, not the parser, so the 413 names the limit that applied.
+        bodyLimit: 16 * 1024,
         schema: {
           tags,
           summary: "Store an end user's API key from the hosted page",

@@ -1,4 +1,4 @@
-import type { Executor, Store } from "../store/database.js";
+import type { Executor, Store, Tx } from "../store/database.js";
 import type { ConnectionsTable, OAuthStatesTable } from "../store/schema.js";
 import type { CredentialOrigins, ReconnectReason } from "../providers/credential-origins.js";
 import type { Sealed } from "../vault/sealed.js";
@@ -72,7 +72,7 @@ function connectionToRow(connection: Connection): ConnectionsTable {
 const mapped = async (pending: Promise<ConnectionsTable[]>) => (await pending).map(connectionFromRow);
 
 /** Every query on `connections` and `oauth_states`, bound to the store; a transaction may be passed last. */
-export function createConnectionQueries({ db: storeDb }: Pick<Store, "db">) {
+export function createConnectionQueries({ db: storeDb, kind }: Pick<Store, "db" | "kind">) {
   return {
     insertState: (row: OAuthStatesTable, db: Executor = storeDb) => db.insertInto("oauth_states").values(row).execute(),
 
@@ -88,6 +88,17 @@ export function createConnectionQueries({ db: storeDb }: Pick<Store, "db">) {
         .where("consumed_at", "is", null)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
+    },
+
+    /**
+     * Whether the flow's state still exists, holding it until `trx` ends: an end user's deletion
+     * deletes their states, so it waits for a connection being stored and then sees it, or ran
+     * first and this answers false. PostgreSQL locks the row; SQLite's write transaction (begun
+     * immediate) already keeps every other writer out.
+     */
+    async holdState(stateHash: string, trx: Tx): Promise<boolean> {
+      const query = trx.selectFrom("oauth_states").select("state_hash").where("state_hash", "=", stateHash);
+      return (await (kind === "postgres" ? query.forUpdate() : query).executeTakeFirst()) !== undefined;
     },
 
     deleteStatesOfEndUser: (tenantId: string, endUserId: string, db: Executor = storeDb) =>

@@ -62,6 +62,11 @@ type ConnectionServiceDeps = {
 };
 
 const hashState = (state: string) => createHash("sha256").update(state).digest("hex");
+/** The state vanished during the exchange: its end user was deleted (or, for an operator's flow, it was cleaned up long expired). */
+const flowDropped = (endUserId: string | null) =>
+  endUserId !== null
+    ? new BrokerError("oauth_state_invalid", "the end user was deleted while this connection was being made; nothing was stored", { reason: "end_user_deleted" })
+    : new BrokerError("oauth_state_invalid", "this OAuth state was dropped while the connection was being made; start the connection again");
 const oauthError = (code: "oauth_state_invalid" | "oauth_state_expired" | "oauth_denied" | "oauth_exchange_failed", message: string, details?: Record<string, unknown>) =>
   new BrokerError(code, message, details);
 
@@ -230,7 +235,11 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
         reconnectReason: null,
         refreshStartedAt: null,
       };
-      await storeNew(connection, row.connect_session_id);
+      if (!(await storeNew(connection, row.connect_session_id, stateHash))) {
+        // The flow was dropped while the code was exchanged (its end user deleted): the grant goes too.
+        await deps.oauthClient.revoke(provider, tokens.accessToken);
+        throw flowDropped(row.end_user_id);
+      }
       return { connectionId: id, tenantId: row.tenant_id, provider: provider.id, displayName: identity.displayName, redirectAfter: row.redirect_after, connectSessionId: row.connect_session_id };
     },
 
@@ -278,10 +287,14 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
     revoke: (operator: OperatorContext, id: string) => revokeConnection(operator.tenantId, id, operatorActor(operator), visibleOwner(operator)),
   };
 
-  /** The new connection, its audit event and `connection.created`, in one transaction. */
-  async function storeNew(connection: Connection, connectSessionId: string | null) {
+  /**
+   * The new connection, its audit event and `connection.created`, in one transaction, provided the
+   * flow's state still exists (see `holdState`); false, storing nothing, once it does not.
+   */
+  async function storeNew(connection: Connection, connectSessionId: string | null, stateHash: string): Promise<boolean> {
     const { id, tenantId, provider, env, endUserId, displayName } = connection;
-    await store.db.transaction().execute(async (trx) => {
+    return store.db.transaction().execute(async (trx) => {
+      if (!(await queries.holdState(stateHash, trx))) return false;
       await queries.insertConnection(connection, trx);
       await deps.audit.appendIn(trx, {
         tenantId,
@@ -296,6 +309,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
         type: "connection.created",
         data: { connected_account_id: id, provider, env, end_user_id: endUserId, label: connection.label, display_name: displayName, created_at: connection.createdAt },
       });
+      return true;
     });
   }
 

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { BrokerError, type ErrorCode } from "../errors.js";
 import { describeIssues, type ValidationIssue } from "../shared/validation-issues.js";
 import { databaseUnavailableReason } from "../store/database-errors.js";
+import { bodyLimitOf, formatBytes, keepConnectionToDrain } from "./body-drain.js";
 import { errorPage, sendPage, wantsHtml } from "./html-page.js";
 
 type Envelope = { ok: false; error: { code: string; message: string; details?: Record<string, unknown>; request_id?: string } };
@@ -15,7 +16,6 @@ export function sendError(reply: FastifyReply, status: number, code: ErrorCode |
 }
 
 const FRAMEWORK_ERRORS: Record<string, { status: number; code: ErrorCode; message: string }> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: "payload_too_large", message: "the request body is too large" },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: "unsupported_media_type", message: "the body must be application/json" },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: "invalid_request", message: "the Content-Length does not match the body" },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: "invalid_json", message: "the body is empty but declared as JSON" },
@@ -48,6 +48,13 @@ const echoedPath = (url: string) => {
   return path.length > MAX_ECHOED_PATH ? `${path.slice(0, MAX_ECHOED_PATH)}…` : path;
 };
 
+/** 413 naming the route's limit; the connection stays open to drain what the client still sends (body-drain.ts). */
+function sendBodyTooLarge(request: FastifyRequest, reply: FastifyReply) {
+  const limit = bodyLimitOf(request);
+  keepConnectionToDrain(request, reply);
+  return sendError(reply, 413, "payload_too_large", `the request body exceeds ${formatBytes(limit)}`, { limit_bytes: limit });
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) =>
     sendError(reply, 404, "not_found", `no route for ${request.method} ${echoedPath(request.url)}`),
@@ -66,6 +73,7 @@ export function registerErrorHandling(app: FastifyInstance) {
       const override = request.routeOptions.config?.validationError;
       return sendError(reply, override?.status ?? 400, override?.code ?? "invalid_request", message, { fields });
     }
+    if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") return sendBodyTooLarge(request, reply);
     const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
     if (known) return sendError(reply, known.status, known.code, known.message);
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {

@@ -49,6 +49,8 @@ export function createProviderCore<User>(config: ProviderCoreConfig<User>) {
   let tokenDelayMs = 0;
   let echo = false;
   let denyNext = false;
+  /** The next token request waits here until the test releases it. */
+  let heldTokenRequest: { arrive: () => void; released: Promise<void> } | undefined;
 
   function handleAuthorize(req: FakeRequest, res: ServerResponse, rules: AuthorizeRules): void {
     const query = req.query;
@@ -114,6 +116,12 @@ export function createProviderCore<User>(config: ProviderCoreConfig<User>) {
   /** Counts a token request, applies the delay and any queued failure. Returns true when answered. */
   async function interceptToken(res: ServerResponse): Promise<boolean> {
     stats.tokenRequests += 1;
+    const held = heldTokenRequest;
+    heldTokenRequest = undefined;
+    if (held) {
+      held.arrive();
+      await held.released;
+    }
     await delay(tokenDelayMs);
     const failure = tokenFailures.shift();
     if (!failure) return false;
@@ -165,6 +173,14 @@ export function createProviderCore<User>(config: ProviderCoreConfig<User>) {
       },
       setTokenEndpointDelay: (ms) => {
         tokenDelayMs = ms;
+      },
+      holdNextTokenRequest: () => {
+        let arrive = () => {};
+        let release = () => {};
+        const arrived = new Promise<void>((resolve) => (arrive = resolve));
+        const released = new Promise<void>((resolve) => (release = resolve));
+        heldTokenRequest = { arrive, released };
+        return { arrived, release };
       },
       echoCredentials: (on) => {
         echo = on;

@@ -70,6 +70,8 @@ export type FakeProvider<User> = {
   failNextTokenRequest(times: number, response: FakeFailure): void;
   setApiDelay(ms: number): void;
   setTokenEndpointDelay(ms: number): void;
+  /** The next token endpoint request waits, once `arrived`, until `release()` is called. */
+  holdNextTokenRequest(): { arrived: Promise<void>; release(): void };
   /** API responses carry the received Authorization value in body fields and a header. */
   echoCredentials(on: boolean): void;
 };

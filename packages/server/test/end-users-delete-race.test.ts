@@ -1,0 +1,105 @@
+/**
+ * Issue 36, item 9: an end user deleted while their OAuth callback is exchanging the code never
+ * gains the connection. The fake provider holds its token answer until the delete has answered;
+ * the callback then stores nothing, revokes the grant it just obtained, and says why.
+ */
+import pg from "pg";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { outboxEvents } from "./support/approvals.js";
+import { describeEachDatabase } from "./support/databases.js";
+import { sleep } from "./support/races.js";
+import { expectError } from "./support/expect.js";
+import { completeAuthorization } from "./support/fake-upstreams/index.js";
+import { asOperator, call } from "./support/http.js";
+import { startToolWorld, type ToolWorld } from "./support/tool-execution.js";
+
+const HTML = { accept: "text/html,application/xhtml+xml" };
+const path = (url: string) => new URL(url).pathname + new URL(url).search;
+
+describeEachDatabase("deleting an end user during their OAuth callback", (kind) => {
+  let world: ToolWorld;
+
+  beforeAll(async () => {
+    world = await startToolWorld(kind);
+  });
+  afterAll(() => world.close());
+
+  /** A connect session for the end user, followed as a browser up to the provider's redirect back. */
+  async function approvedAtProvider(endUserId: string) {
+    const session = await call(world.broker, "POST", "/v1/connect-sessions", { token: world.tenant.testKey, body: { end_user_id: endUserId, providers: ["scm"] } });
+    expect(session.status, session.text).toBe(201);
+    const start = await call(world.broker, "GET", `${path(session.body.connect_url)}/scm`, { headers: HTML });
+    expect(start.status, start.text).toBe(302);
+    const authorization = await completeAuthorization(start.headers.get("location")!);
+    return { callbackPath: path(authorization.location!.toString()), cookie: start.headers.get("set-cookie")!.split(";")[0]! };
+  }
+
+  const connectionsOf = async (endUserId: string) =>
+    (await call(world.broker, "GET", `/v1/connections?end_user_id=${endUserId}`, asOperator(world.tenant))).body.data as { status: string }[];
+
+  it("stores nothing for a callback whose token answer arrives after the delete, revokes that grant and answers oauth_state_invalid", async () => {
+    const { callbackPath, cookie } = await approvedAtProvider("erin");
+    const held = world.fakes.github.holdNextTokenRequest();
+    const callback = call(world.broker, "GET", callbackPath, { headers: { cookie } });
+    await held.arrived;
+
+    const deleted = await call(world.broker, "DELETE", "/v1/end-users/erin", asOperator(world.tenant));
+    expect(deleted.body).toEqual({ end_user_id: "erin", connections_revoked: 0, secret_items_deleted: 0 });
+    const revocationsBefore = world.fakes.github.stats.revocations;
+    held.release();
+
+    const answer = await callback;
+    expectError(answer, 400, "oauth_state_invalid");
+    expect(answer.body.error).toMatchObject({ message: "the end user was deleted while this connection was being made; nothing was stored", details: { reason: "end_user_deleted" } });
+    expect(await connectionsOf("erin")).toEqual([]);
+    expect(world.fakes.github.stats.revocations).toBe(revocationsBefore + 1);
+    const created = await outboxEvents(world.broker, world.tenant.tenantId, "connection.created");
+    expect(created.filter((event) => event.data.end_user_id === "erin")).toEqual([]);
+  });
+
+  it("counts and revokes a connection whose callback stored it before the delete", async () => {
+    const { callbackPath, cookie } = await approvedAtProvider("frank");
+    const stored = await call(world.broker, "GET", callbackPath, { headers: { cookie } });
+    expect(stored.status, stored.text).toBe(200);
+    const deleted = await call(world.broker, "DELETE", "/v1/end-users/frank", asOperator(world.tenant));
+    expect(deleted.body).toEqual({ end_user_id: "frank", connections_revoked: 1, secret_items_deleted: 0 });
+    expect((await connectionsOf("frank")).map((connection) => connection.status)).toEqual(["revoked"]);
+  });
+
+  // PostgreSQL runs the callback's store and the delete side by side; SQLite runs one writer at a time.
+  (kind === "postgres" ? it : it.skip)("makes a delete that arrives while a callback stores its connection wait for it, then count and revoke it", async () => {
+    const { callbackPath, cookie } = await approvedAtProvider("grace");
+    // The callback's transaction stops at the audit chain lock, holding the flow's state.
+    const blocker = new pg.Client({ connectionString: world.broker.database.databaseUrl });
+    await blocker.connect();
+    /** Polls until a backend other than the callback's waits for a lock: the state row's, or the audit chain's. */
+    const deleteBlockedOn = async (): Promise<"state row" | "audit chain"> => {
+      for (;;) {
+        const { rows } = await blocker.query<{ row_lock: number; audit_chain: number }>(
+          "select count(*) filter (where wait_event = 'transactionid')::int as row_lock, count(*) filter (where wait_event = 'advisory')::int as audit_chain from pg_stat_activity where datname = current_database()",
+        );
+        if (rows[0]!.row_lock > 0) return "state row";
+        if (rows[0]!.audit_chain > 1) return "audit chain";
+        await sleep(10);
+      }
+    };
+    const callbackWaiting = async () => {
+      while ((await blocker.query<{ n: number }>("select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted")).rows[0]!.n === 0) await sleep(10);
+    };
+    try {
+      await blocker.query("begin");
+      await blocker.query("select pg_advisory_xact_lock(hashtextextended('audit:' || $1::text, 0))", [world.tenant.tenantId]);
+      const callback = call(world.broker, "GET", callbackPath, { headers: { cookie } });
+      await callbackWaiting();
+      const deleting = call(world.broker, "DELETE", "/v1/end-users/grace", asOperator(world.tenant));
+      // The delete waits for the state the callback holds, instead of finding no connection and moving on to its audit entry.
+      expect(await deleteBlockedOn()).toBe("state row");
+      await blocker.query("rollback");
+      expect((await callback).status).toBe(200);
+      expect((await deleting).body).toEqual({ end_user_id: "grace", connections_revoked: 1, secret_items_deleted: 0 });
+      expect((await connectionsOf("grace")).map((connection) => connection.status)).toEqual(["revoked"]);
+    } finally {
+      await blocker.end();
+    }
+  });
+});

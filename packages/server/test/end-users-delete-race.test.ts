@@ -9,12 +9,9 @@ import { outboxEvents } from "./support/approvals.js";
 import { describeEachDatabase } from "./support/databases.js";
 import { sleep } from "./support/races.js";
 import { expectError } from "./support/expect.js";
-import { completeAuthorization } from "./support/fake-upstreams/index.js";
+import { startOnConnectPage } from "./support/connect.js";
 import { asOperator, call } from "./support/http.js";
 import { startToolWorld, type ToolWorld } from "./support/tool-execution.js";
-
-const HTML = { accept: "text/html,application/xhtml+xml" };
-const path = (url: string) => new URL(url).pathname + new URL(url).search;
 
 describeEachDatabase("deleting an end user during their OAuth callback", (kind) => {
   let world: ToolWorld;
@@ -28,10 +25,7 @@ describeEachDatabase("deleting an end user during their OAuth callback", (kind) 
   async function approvedAtProvider(endUserId: string) {
     const session = await call(world.broker, "POST", "/v1/connect-sessions", { token: world.tenant.testKey, body: { end_user_id: endUserId, providers: ["scm"] } });
     expect(session.status, session.text).toBe(201);
-    const start = await call(world.broker, "GET", `${path(session.body.connect_url)}/scm`, { headers: HTML });
-    expect(start.status, start.text).toBe(302);
-    const authorization = await completeAuthorization(start.headers.get("location")!);
-    return { callbackPath: path(authorization.location!.toString()), cookie: start.headers.get("set-cookie")!.split(";")[0]! };
+    return startOnConnectPage(world.broker, session.body.connect_url as string, "scm");
   }
 
   const connectionsOf = async (endUserId: string) =>

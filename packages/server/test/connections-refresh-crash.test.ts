@@ -7,7 +7,7 @@
  * The broker that dies is a real child process; the fake Linear holds the token request open.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startBrokerProcess, type BrokerProcess } from "./support/broker-process.js";
+import { startSiblingProcess, type BrokerProcess } from "./support/broker-process.js";
 import { connectionRow, eventsOf } from "./support/connections.js";
 import { describeEachDatabase } from "./support/databases.js";
 import { expectError } from "./support/expect.js";
@@ -38,18 +38,7 @@ describeEachDatabase("a broker killed during a rotating refresh", (kind) => {
     await world.close();
   });
 
-  const startDoomed = () => {
-    const { config } = world.broker;
-    return startBrokerProcess({
-      ...world.fakes.linear.env,
-      BROKER_DATA_DIR: config.dataDir,
-      BROKER_MASTER_KEYS: config.masterKeys!,
-      BROKER_LOG_LEVEL: "warn",
-      // The same issuer as the in-process broker, so both accept the test's broker JWT.
-      BROKER_PUBLIC_URL: config.publicUrl,
-      ...(config.databaseUrl ? { DATABASE_URL: config.databaseUrl } : {}),
-    });
-  };
+  const startDoomed = () => startSiblingProcess(world.broker.config, world.fakes.linear.env);
   const listIssues = (broker: { url: string }, connectionId: string) =>
     execute({ ...world.broker, url: broker.url }, world.jwt, { tool_name: "tracker.list_issues", connected_account_id: connectionId });
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { manualClock } from "../src/clock.js";
 import { IN_PROGRESS_STALE_MS } from "../src/tools/idempotency.js";
 import { continueInvocation, decide, type PendingApproval } from "./support/approvals.js";
-import { asTestBroker, startBrokerProcess, type BrokerProcess } from "./support/broker-process.js";
+import { asTestBroker, startSiblingProcess, type BrokerProcess } from "./support/broker-process.js";
 import { describeEachDatabase } from "./support/databases.js";
 import { expectError } from "./support/expect.js";
 import { connect, execute, startToolWorld, tenantRows, type ExecuteRequest, type ToolWorld } from "./support/tool-execution.js";
@@ -33,16 +33,7 @@ describeEachDatabase("an approved call across a broker crash", (kind) => {
   beforeAll(async () => {
     world = await startToolWorld(kind, { clock });
     scm = await connect(world, "scm");
-    const { config } = world.broker;
-    doomed = await startBrokerProcess({
-      ...world.fakes.github.env,
-      BROKER_DATA_DIR: config.dataDir,
-      BROKER_MASTER_KEYS: config.masterKeys!,
-      BROKER_LOG_LEVEL: "warn",
-      // The same issuer as the in-process broker, so both accept the test's broker JWT.
-      BROKER_PUBLIC_URL: config.publicUrl,
-      ...(config.databaseUrl ? { DATABASE_URL: config.databaseUrl } : {}),
-    });
+    doomed = await startSiblingProcess(world.broker.config, world.fakes.github.env);
   });
   afterAll(async () => {
     await doomed?.stop();

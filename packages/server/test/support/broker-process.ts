@@ -99,3 +99,19 @@ export async function bootstrapThroughCli(env: Record<string, string>): Promise<
 
 /** Enough of a TestBroker for the HTTP helpers (`call`, `connectAccount`, `mintBrokerToken`). */
 export const asTestBroker = (broker: Pick<BrokerProcess, "url">) => ({ url: broker.url, responses: [], logs: [] }) as unknown as TestBroker;
+
+/**
+ * A second broker, as a child process, on the same database, keys and issuer as an in-process test
+ * broker: the one a crash test kills while the in-process one plays the broker after the restart.
+ */
+export function startSiblingProcess(config: TestBroker["config"], env: Record<string, string>): Promise<BrokerProcess> {
+  return startBrokerProcess({
+    ...env,
+    BROKER_DATA_DIR: config.dataDir,
+    BROKER_MASTER_KEYS: config.masterKeys!,
+    BROKER_LOG_LEVEL: "warn",
+    // The same issuer as the in-process broker, so both accept the test's broker JWT.
+    BROKER_PUBLIC_URL: config.publicUrl,
+    ...(config.databaseUrl ? { DATABASE_URL: config.databaseUrl } : {}),
+  });
+}

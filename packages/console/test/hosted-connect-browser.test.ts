@@ -7,7 +7,8 @@
  * Mallory. A person who presses the button on the broker's page connects, under the page's CSP
  * (its form-action lets the post lead to the provider's authorize page).
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { chromium, type Browser, type BrowserContext } from "playwright-core";
@@ -15,6 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTenant, startBroker, type TestBroker, type TestTenant } from "../../server/test/support/broker.js";
 import { startFakeUpstreams, type FakeUpstreams } from "../../server/test/support/fake-upstreams/index.js";
 import { call } from "../../server/test/support/http.js";
+
+const OUTPUT = fileURLToPath(new URL("../test-output", import.meta.url));
+mkdirSync(OUTPUT, { recursive: true });
 
 const CHROMIUM = "/usr/bin/chromium";
 const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
@@ -100,6 +104,9 @@ const html = (body: string) => (response: import("node:http").ServerResponse) =>
     try {
       const page = await context.newPage();
       await page.goto(mallorysLink);
+      await page.screenshot({ path: `${OUTPUT}/hosted-connect.png`, fullPage: true });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.screenshot({ path: `${OUTPUT}/hosted-connect-phone.png`, fullPage: true });
       await page.getByRole("button", { name: "Connect GitHub" }).click();
       await expect.poll(async () => page.locator("h1").textContent(), { timeout: 10_000 }).toBe("Connected");
       expect(new URL(page.url()).pathname).toBe("/v1/connections/oauth/callback");

@@ -9,6 +9,7 @@
  * (slow loris) holds the connection at most `DRAIN_MAX_MS`.
  */
 import type { IncomingMessage } from "node:http";
+import { Socket } from "node:net";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
 /** How much of an unread body is read and discarded after the answer, beyond what was read before it. */
@@ -41,10 +42,12 @@ export function keepConnectionToDrain(request: FastifyRequest, reply: FastifyRep
 /** Reads and discards what is left of the request's body, closing the connection past either bound. */
 function drainUnreadBody(message: IncomingMessage) {
   const socket = message.socket;
-  if (message.complete || !socket || socket.destroyed) return;
+  // Only a real connection has a body left to read: an injected request (app.inject) has none.
+  if (message.complete || !(socket instanceof Socket) || socket.destroyed) return;
   let drained = 0;
   const closeConnection = () => socket.destroy();
-  const timer = setTimeout(closeConnection, DRAIN_MAX_MS);
+  // A drain never keeps a stopping process alive.
+  const timer = setTimeout(closeConnection, DRAIN_MAX_MS).unref();
   const countChunk = (chunk: Buffer) => {
     drained += chunk.length;
     if (drained > DRAIN_MAX_BYTES) closeConnection();

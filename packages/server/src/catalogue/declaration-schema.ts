@@ -64,6 +64,11 @@ export const OAuth2Auth = Type.Object(
         description: "Token endpoint error codes meaning the refresh token is dead, so the connection becomes expired (default [\"invalid_grant\"]; GitHub also says bad_refresh_token)",
       }),
     ),
+    client_auth: Type.Optional(
+      StringEnum(["client_secret_post", "client_secret_basic"] as const, {
+        description: "How the token endpoint is told the client: client_secret_post (default) sends client_id and client_secret in the form; client_secret_basic in an HTTP Basic header (Notion, Zoom)",
+      }),
+    ),
     extra_token_types: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 50, pattern: "^[A-Za-z0-9_.-]+$" }), {
         maxItems: 10,
@@ -80,15 +85,67 @@ export const ApiKeyAuth = Type.Object(
     in: StringEnum(["header", "query"] as const, { description: "Where the key travels" }),
     name: Type.String({ minLength: 1, maxLength: 100, pattern: "^[A-Za-z0-9_.-]+$", description: "The header or query parameter name, e.g. Authorization or api_key" }),
     prefix: Type.Optional(Type.String({ maxLength: 50, pattern: "^[\\x20-\\x7e]*$", description: "Put before the key, e.g. \"Bearer \"" })),
+    format: Type.Optional(
+      StringEnum(["raw", "basic"] as const, {
+        description: "raw (default): the key is sent as it is; basic: the stored key is `user:password` and is sent base64-encoded after the prefix (use prefix \"Basic \"), as Zendesk's `email/token:api_token`",
+      }),
+    ),
   },
   { additionalProperties: false },
+);
+
+const ValueName = Type.String({ pattern: "^[a-z][a-z0-9_]{0,39}$" });
+
+/**
+ * A value kept with each connection and used in its URLs (`{name}` in api_base_url). Where it comes
+ * from decides how far it is trusted: a value a person types is one DNS label or path segment and
+ * never chooses a host on its own; an origin from a token response must match `allowed_hosts`.
+ */
+export const ConnectionValueDeclaration = Type.Union(
+  [
+    Type.Object(
+      {
+        source: Type.Literal("token_response"),
+        pointer: Pointer,
+        kind: Type.Optional(StringEnum(["origin", "segment"] as const, { description: "origin: an https origin (Salesforce instance_url); segment (default): one path segment" })),
+        allowed_hosts: Type.Optional(
+          Type.Array(Type.String({ minLength: 1, maxLength: 253, pattern: "^(\\*\\.)?[a-z0-9.-]+$" }), { maxItems: 20, description: "Host names an origin value may have; `*.` matches one or more labels" }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      {
+        source: Type.Literal("api"),
+        path: Type.String({ minLength: 1, maxLength: 500, pattern: "^/", description: "GET this path on the API base URL's origin with the new token (Atlassian: /oauth/token/accessible-resources)" }),
+        pointer: Pointer,
+        display_pointer: Type.Optional(Pointer),
+        pattern: Type.String({ minLength: 1, maxLength: 200, description: "The value must match it (one path segment at most)" }),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      {
+        source: Type.Literal("connect_input"),
+        label: Type.String({ minLength: 1, maxLength: 100 }),
+        description: Type.Optional(Type.String({ maxLength: 500 })),
+        pattern: Type.String({ minLength: 1, maxLength: 200, description: "The value must match it; it is always one DNS label (letters, digits, '-'), whatever the pattern" }),
+      },
+      { additionalProperties: false },
+    ),
+  ],
+  { description: "Where a per-connection value comes from" },
 );
 
 export const ProviderDeclaration = Type.Object(
   {
     id: Type.String({ pattern: PROVIDER_ID_PATTERN, description: "Lower-case id; tools are named `<id>.<operation>`" }),
     display_name: Type.String({ minLength: 1, maxLength: 100, pattern: "^[^\\u0000-\\u001F\\u007F]+$" }),
-    api_base_url: HttpsUrl,
+    description: Type.Optional(Type.String({ maxLength: 500, description: "One line on what the provider is, shown in the console" })),
+    icon: Type.Optional(Type.String({ maxLength: 20_000, pattern: "^(https://|data:image/(svg\\+xml|png);base64,)", description: "An https URL or a data: URI (SVG or PNG) shown in the console and as the MCP tools' icon" })),
+    docs_url: Type.Optional(HttpsUrl),
+    api_base_url: Type.String({ ...HttpsUrl, description: "An absolute https URL; it may name per-connection values as `{name}` (see connection_values)" }),
+    connection_values: Type.Optional(Type.Record(ValueName, ConnectionValueDeclaration, { maxProperties: 10, description: "Values kept with each connection and used in its URLs" })),
     // `type: "object"` and `required` here, not only in the branches: a validator that honours
     // `discriminator` skips `oneOf`, and its discriminator keyword only applies to objects.
     auth: Type.Unsafe<Static<typeof OAuth2Auth> | Static<typeof ApiKeyAuth>>({
@@ -156,11 +213,14 @@ export const ToolResponse = Type.Object(
 export const ToolDeclaration = Type.Object(
   {
     name: Type.String({ pattern: TOOL_NAME_PATTERN, description: "`<provider>.<operation>`" }),
+    title: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "A short human title (MCP `title`)" })),
     description: Type.String({ minLength: 1, maxLength: 4000 }),
     arguments_schema: Type.Object({}, { additionalProperties: true, description: "JSON Schema of the arguments (type object)" }),
     risk: StringEnum(["low", "high"] as const, { description: "high needs a person's approval unless policy says otherwise" }),
     side_effect: StringEnum(["read", "write"] as const),
     destructive: Type.Optional(Type.Boolean()),
+    idempotent: Type.Optional(Type.Boolean({ description: "Repeating the call with the same arguments has no further effect (MCP idempotentHint); reads always are" })),
+    scopes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200, pattern: "^[\\x21-\\x7e]+$" }), { maxItems: 20, description: "OAuth scopes the tool needs" })),
     case_insensitive_arguments: Type.Optional(Type.Array(ArgumentName, { maxItems: 50 })),
     request: ToolRequest,
     response: Type.Optional(ToolResponse),

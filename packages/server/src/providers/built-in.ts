@@ -1,21 +1,58 @@
 /**
  * The built-in providers. Each is a declaration, the same data a tenant sends (and checked
  * against the same published schema), plus the few named hooks in its folder for what its
- * vendor does that data cannot say.
+ * vendor does that data cannot say. Vendor families (Google, Microsoft, Atlassian, …) each list
+ * theirs in their folder's index.ts.
  */
 import type { ProviderDeclaration, ToolDeclaration } from "../catalogue/declaration-schema.js";
+import { atlassianProviders } from "./atlassian/index.js";
 import { chatDeclaration, chatTools } from "./chat/chat-declaration.js";
 import { chatHooks } from "./chat/chat-hooks.js";
+import { crmProviders } from "./crm/index.js";
+import { googleProviders } from "./google/index.js";
+import { microsoftProviders } from "./microsoft/index.js";
+import { productivityProviders } from "./productivity/index.js";
 import type { ProviderHooks } from "./provider-types.js";
 import { scmDeclaration, scmTools } from "./scm/scm-declaration.js";
 import { scmHooks } from "./scm/scm-hooks.js";
 import { trackerDeclaration, trackerTools } from "./tracker/tracker-declaration.js";
 import { trackerHooks } from "./tracker/tracker-hooks.js";
 
-export type BuiltInProvider = { declaration: ProviderDeclaration; tools: readonly ToolDeclaration[]; hooks: ProviderHooks };
+/**
+ * The vendor's own published API description a provider's tools are checked against (extracted
+ * into packages/server/vendor/openapi/<provider>.json by scripts/vendor-openapi.ts), or, where the
+ * vendor publishes none, what the tools are checked against instead.
+ */
+export type VendorDescription =
+  | {
+      /** npm package and version the description was taken from, and the file inside it. */
+      package: string;
+      version: string;
+      file: string;
+      licence: string;
+      /** Put before a tool's path to get the description's path (Gmail: "/gmail/v1"). */
+      pathPrefix?: string;
+    }
+  | { none: string };
+
+export type BuiltInProvider = {
+  declaration: ProviderDeclaration;
+  tools: readonly ToolDeclaration[];
+  hooks: ProviderHooks;
+  /** Arguments for every tool that its sandbox accepts: the suite and the demo call each tool with them. */
+  examples?: Readonly<Record<string, Record<string, unknown>>>;
+  vendorDescription?: VendorDescription;
+  /** Other ids that name this provider, and `<alias>.<operation>` its tools (GitHub's vendor name for `scm`). */
+  aliases?: readonly string[];
+};
 
 export const BUILT_IN_PROVIDERS: readonly BuiltInProvider[] = [
   { declaration: scmDeclaration, tools: scmTools, hooks: scmHooks },
   { declaration: chatDeclaration, tools: chatTools, hooks: chatHooks },
   { declaration: trackerDeclaration, tools: trackerTools, hooks: trackerHooks },
+  ...googleProviders,
+  ...microsoftProviders,
+  ...atlassianProviders,
+  ...crmProviders,
+  ...productivityProviders,
 ];

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { BUILT_IN_PROVIDERS } from "../src/providers/built-in.js";
 import { createTenant, startBroker, type TestBroker, type TestTenant } from "./support/broker.js";
 import { connectAccount } from "./support/connect.js";
 import { describeEachDatabase } from "./support/databases.js";
@@ -123,7 +124,7 @@ describeEachDatabase("tenant-defined providers and tools", (kind) => {
     expectError(await call(broker, "GET", "/v1/providers/tasks/tools/tasks.get_task", asOperator(globex)), 404, "not_found");
     expectError(await call(broker, "DELETE", "/v1/providers/tasks", asOperator(globex)), 404, "not_found");
     const providers = await call(broker, "GET", "/v1/providers", asOperator(globex));
-    expect(providers.body.data.map((p: { id: string }) => p.id)).toEqual(["scm", "chat", "tracker"]);
+    expect(providers.body.data.map((p: { id: string }) => p.id)).toEqual(BUILT_IN_PROVIDERS.map((builtIn) => builtIn.declaration.id));
     // Globex may declare its own "tasks": ids are per tenant.
     expect((await post(globex, "/v1/providers", { env: "live", declaration: apiKeyProvider(tasks) })).status).toBe(201);
     expect((await call(broker, "GET", "/v1/tools?provider=tasks", { token })).body.data).toEqual([]);

@@ -43,6 +43,8 @@ function oauthSettings(auth: OAuth2Declaration, hooks: ProviderHooks["oauth"] = 
 }
 
 function credentialPresenter(auth: ProviderDeclaration["auth"], presentApiKey: ProviderHooks["presentApiKey"]): ProviderDefinition["presentCredential"] {
+  // A vendor whose key is more than one value (Trello's key and token) presents it with its hook.
+  if (auth.type === "api_key" && presentApiKey) return ({ secret }) => presentApiKey(secret);
   if (auth.type === "oauth2") {
     // A provider with a second auth mode tells the credentials apart by their kind.
     return presentApiKey ? ({ kind, secret }) => (kind === "api_key" ? presentApiKey(secret) : bearer(secret)) : ({ secret }) => bearer(secret);
@@ -68,8 +70,8 @@ function identityReader(declaration: ProviderDeclaration) {
 }
 
 function authModesOf(declaration: ProviderDeclaration, hooks: ProviderHooks | undefined): ToolDefinition["authModes"] {
-  if (!hooks?.presentApiKey) return [declaration.auth.type];
-  if (declaration.auth.type === "api_key") throw new Error(`${declaration.id}: presentApiKey adds API keys to an oauth2 provider`);
+  // On an api_key provider the hook replaces how the declared key is presented; on an oauth2 one it adds API keys.
+  if (!hooks?.presentApiKey || declaration.auth.type === "api_key") return [declaration.auth.type];
   return ["oauth2", "api_key"];
 }
 

@@ -109,7 +109,10 @@ export type ProviderDefinition = {
 export type ProviderHooks = {
   /** Token endpoint and revocation quirks; `revocation` replaces the declared one. */
   oauth?: Pick<OAuthSettings, "inspectTokenResponse" | "revocation">;
-  /** The provider also takes API keys besides its declared auth, presented like this. */
+  /**
+   * An oauth2 provider also takes API keys, presented like this; an api_key provider presents its
+   * key like this instead of as declared (a key of several values, e.g. Trello's key and token).
+   */
   presentApiKey?: (secret: string) => PresentedCredential;
   /** Replaces the declared `identity` (e.g. an identity read from the token response). */
   fetchIdentity?: ProviderDefinition["fetchIdentity"];

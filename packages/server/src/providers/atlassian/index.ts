@@ -1,4 +1,9 @@
 /** The built-in providers of Atlassian (Jira, Confluence), Asana, Trello and GitLab. */
 import type { BuiltInProvider } from "../built-in.js";
+import { asana } from "./asana.js";
+import { confluence } from "./confluence.js";
+import { gitlab } from "./gitlab.js";
+import { jira } from "./jira.js";
+import { trello } from "./trello.js";
 
-export const atlassianProviders: readonly BuiltInProvider[] = [];
+export const atlassianProviders: readonly BuiltInProvider[] = [jira, confluence, asana, trello, gitlab];

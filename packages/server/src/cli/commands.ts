@@ -59,8 +59,7 @@ export async function demo(config: Config): Promise<number> {
   // Loaded only here: no other command (and nothing in production) carries the sandbox.
   const { startFakeUpstreams } = await import("../sandbox/index.js");
   const sandbox = await startFakeUpstreams();
-  const sandboxEnv = { ...sandbox.github.env, ...sandbox.slack.env, ...sandbox.linear.env };
-  await startServer(loadConfig({ ...process.env, ...sandboxEnv }));
+  await startServer(loadConfig({ ...process.env, ...sandbox.env }));
   process.stdout.write(sandboxBanner(sandbox));
   return KEEP_RUNNING;
 }
@@ -71,10 +70,17 @@ function sandboxBanner(sandbox: FakeUpstreams): string {
     `  scm      GitHub-like   ${sandbox.github.url}   user ${sandbox.github.currentUser().login}`,
     `  chat     Slack-like    ${sandbox.slack.url}`,
     `  tracker  Linear-like   ${sandbox.linear.url}   API key for a secret item: ${sandbox.linear.addApiKey()}`,
+    ...Object.values(sandbox.described).map(describedBannerLine),
     "Connect an account in the console (Connections → Connect), or with POST /v1/connections/oauth/start and the",
     "authorize_url it answers; then call tools, e.g. scm.list_repositories, and scm.delete_repository to see an approval.",
     "",
   ].join("\n");
+}
+
+/** A described sandbox (served from its vendor's API description); an API-key provider shows a key to store as a secret item. */
+function describedBannerLine(sandbox: FakeUpstreams["described"][string]): string {
+  const key = sandbox.clientId && sandbox.env[`BROKER_PROVIDER_${sandbox.providerId.toUpperCase()}_CLIENT_ID`] ? "" : `   API key for a secret item: ${sandbox.issueApiKey()}`;
+  return `  ${sandbox.providerId.padEnd(8)} ${sandbox.descriptionSource.padEnd(13)} ${sandbox.url}${key}`;
 }
 
 export async function worker(config: Config): Promise<number> {

@@ -8,6 +8,8 @@ export type FakeRequest = {
   method: string;
   path: string;
   query: Record<string, string>;
+  /** Every query parameter in order, repeated names kept. */
+  queryEntries: [string, string][];
   headers: IncomingMessage["headers"];
   /** Raw body text. */
   text: string;
@@ -68,6 +70,7 @@ async function readRequest(incoming: IncomingMessage): Promise<FakeRequest> {
     method: incoming.method ?? "GET",
     path: url.pathname,
     query: Object.fromEntries(url.searchParams),
+    queryEntries: [...url.searchParams],
     headers: incoming.headers,
     text,
     fields,

@@ -8,7 +8,8 @@ import { createHash, randomBytes } from "node:crypto";
 const CODE_LIFETIME_MS = 10 * 60 * 1000;
 const VERIFIER_PATTERN = /^[A-Za-z0-9\-._~]{43,128}$/;
 
-export type Grant<User> = { id: string; user: User; scope: string; revoked: boolean };
+/** `offline: false`: the authorization asked for no refresh token (Google without access_type=offline). */
+export type Grant<User> = { id: string; user: User; scope: string; revoked: boolean; offline: boolean };
 
 export type IssuedTokens<User> = {
   accessToken: string;
@@ -23,7 +24,9 @@ export type AccessFailure = "missing" | "unknown" | "expired" | "revoked";
 
 type AuthorizationCode<User> = {
   redirectUri: string;
+  /** Empty when the authorization carried no PKCE challenge (a vendor that does not require one). */
   codeChallenge: string;
+  offline: boolean;
   scope: string;
   user: User;
   issuedAt: number;
@@ -47,6 +50,10 @@ export type OAuthStateConfig = {
   newRefreshToken: () => string;
   /** GitHub: "Once you use a refresh token, that refresh token and the old user access token will no longer work." */
   refreshRevokesOldAccessToken: boolean;
+  /** false: a refresh keeps the refresh token valid and issues only an access token (Google, Dropbox). Default true. */
+  rotateRefreshTokens?: boolean;
+  /** false: access tokens never expire (Notion). Default true. */
+  accessTokensExpire?: boolean;
 };
 
 export function pkceChallengeOf(verifier: string): string {
@@ -70,17 +77,22 @@ export function createOAuthState<User>(config: OAuthStateConfig) {
   const tokens = new Map<string, TokenRecord>();
   const secrets: string[] = [];
 
-  function issueTokens(grant: Grant<User>): IssuedTokens<User> {
+  /** An offline grant also gets a refresh token (`keptRefreshToken` when the old one stays); others get "". */
+  function issueTokens(grant: Grant<User>, keptRefreshToken?: string): IssuedTokens<User> {
     const accessToken = config.newAccessToken();
-    const refreshToken = config.newRefreshToken();
     tokens.set(accessToken, {
       kind: "access",
       grantId: grant.id,
-      expiresAt: config.now() + config.ttlSeconds * 1000,
+      expiresAt: config.accessTokensExpire === false ? null : config.now() + config.ttlSeconds * 1000,
       status: "active",
     });
-    tokens.set(refreshToken, { kind: "refresh", grantId: grant.id, expiresAt: null, status: "active" });
-    secrets.push(accessToken, refreshToken);
+    secrets.push(accessToken);
+    let refreshToken = keptRefreshToken ?? "";
+    if (grant.offline && !keptRefreshToken) {
+      refreshToken = config.newRefreshToken();
+      tokens.set(refreshToken, { kind: "refresh", grantId: grant.id, expiresAt: null, status: "active" });
+      secrets.push(refreshToken);
+    }
     return { accessToken, refreshToken, expiresIn: config.ttlSeconds, grant };
   }
 
@@ -118,9 +130,9 @@ export function createOAuthState<User>(config: OAuthStateConfig) {
       return registered;
     },
 
-    issueCode(input: { redirectUri: string; codeChallenge: string; scope: string; user: User }): string {
+    issueCode(input: { redirectUri: string; codeChallenge: string; scope: string; user: User; offline?: boolean }): string {
       const code = randomToken(16);
-      codes.set(code, { ...input, issuedAt: config.now(), used: false });
+      codes.set(code, { ...input, offline: input.offline ?? true, issuedAt: config.now(), used: false });
       return code;
     },
 
@@ -136,22 +148,23 @@ export function createOAuthState<User>(config: OAuthStateConfig) {
       if (config.now() - stored.issuedAt > CODE_LIFETIME_MS) return { ok: false, reason: "code_expired" };
       if (input.redirectUri !== stored.redirectUri) return { ok: false, reason: "redirect_mismatch" };
       const verifier = input.codeVerifier ?? "";
-      if (!VERIFIER_PATTERN.test(verifier) || pkceChallengeOf(verifier) !== stored.codeChallenge) {
+      if (stored.codeChallenge && (!VERIFIER_PATTERN.test(verifier) || pkceChallengeOf(verifier) !== stored.codeChallenge)) {
         return { ok: false, reason: "pkce_mismatch" };
       }
       stored.used = true;
-      const grant: Grant<User> = { id: randomToken(8), user: stored.user, scope: stored.scope, revoked: false };
+      const grant: Grant<User> = { id: randomToken(8), user: stored.user, scope: stored.scope, revoked: false, offline: stored.offline };
       grants.set(grant.id, grant);
       return { ok: true, tokens: issueTokens(grant) };
     },
 
-    /** Rotation: the presented refresh token stops working and a new pair is issued. */
+    /** Rotation: the presented refresh token stops working and a new pair is issued (unless rotateRefreshTokens is false). */
     refresh(refreshToken: string | undefined): { ok: true; tokens: IssuedTokens<User> } | { ok: false } {
       const record = refreshToken ? tokens.get(refreshToken) : undefined;
       const grant = record ? grants.get(record.grantId) : undefined;
       if (!record || !grant || record.kind !== "refresh" || record.status !== "active" || grant.revoked) {
         return { ok: false };
       }
+      if (config.rotateRefreshTokens === false) return { ok: true, tokens: issueTokens(grant, refreshToken) };
       record.status = "rotated";
       if (config.refreshRevokesOldAccessToken) setGrantTokensStatus(grant.id, "access", "rotated");
       return { ok: true, tokens: issueTokens(grant) };

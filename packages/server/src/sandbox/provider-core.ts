@@ -25,6 +25,12 @@ export type AuthorizeRules = {
   deniedDescription: string;
   /** Extra parameters the vendor adds to error redirects (GitHub: error_uri). */
   errorExtras?: (error: string) => Record<string, string>;
+  /** required (default): no code without an S256 challenge; optional: checked when sent; ignored: never checked. */
+  pkce?: "required" | "optional" | "ignored";
+  /** Parameters the vendor insists on (Atlassian audience and prompt): invalid_request without them. */
+  requiredParams?: Record<string, string>;
+  /** Whether this authorization gets a refresh token (default yes). */
+  offline?: (query: Record<string, string>) => boolean;
 };
 
 export function splitScopes(scope: string | undefined): string[] {
@@ -72,10 +78,15 @@ export function createProviderCore<User>(config: ProviderCoreConfig<User>) {
     if (rules.requireResponseType && query.response_type !== "code") {
       return fail("unsupported_response_type", "response_type must be code");
     }
-    if (!query.code_challenge || !CHALLENGE_PATTERN.test(query.code_challenge)) {
+    for (const [name, value] of Object.entries(rules.requiredParams ?? {})) {
+      if (query[name] !== value) return fail("invalid_request", `${name}=${value} is required`);
+    }
+    const pkce = rules.pkce ?? "required";
+    const challenged = pkce !== "ignored" && (pkce === "required" || query.code_challenge !== undefined);
+    if (challenged && (!query.code_challenge || !CHALLENGE_PATTERN.test(query.code_challenge))) {
       return fail("invalid_request", "code_challenge is required (43 base64url characters)");
     }
-    if (query.code_challenge_method !== "S256") {
+    if (challenged && query.code_challenge_method !== "S256") {
       return fail("invalid_request", "code_challenge_method must be S256");
     }
     if (denyNext) {
@@ -84,9 +95,10 @@ export function createProviderCore<User>(config: ProviderCoreConfig<User>) {
     }
     const code = state.issueCode({
       redirectUri,
-      codeChallenge: query.code_challenge,
+      codeChallenge: challenged ? query.code_challenge! : "",
       scope: splitScopes(query.scope).join(" "),
       user,
+      offline: rules.offline?.(query) ?? true,
     });
     back({ code });
   }

@@ -21,6 +21,10 @@ export type RecordedApiCall = {
   body: unknown;
   /** Selected request headers: accept, content-type, user-agent, x-github-api-version. */
   headers: Record<string, string | undefined>;
+  /** Described sandboxes only: the operation matched (or route), whether the credential was accepted, what failed validation. */
+  operationId?: string | undefined;
+  authorized?: boolean;
+  problems?: string[];
 };
 
 export type FakeProviderStats = {
@@ -93,5 +97,9 @@ export type FakeUpstreams = {
   github: GitHubFake;
   slack: SlackFake;
   linear: LinearFake;
+  /** A described sandbox (./described) for every other built-in provider, by provider id. */
+  described: Record<string, import("./described/described-sandbox.js").DescribedSandbox>;
+  /** Every fake's BROKER_PROVIDER_<ID>_* settings together. */
+  env: Record<string, string>;
   close(): Promise<void>;
 };

@@ -18,7 +18,7 @@ export type ToolWorld = {
 
 export async function startToolWorld(kind: DbKind, options: StartOptions = {}): Promise<ToolWorld> {
   const fakes = await startFakeUpstreams();
-  const broker = await startBroker(kind, { ...options, env: { ...fakes.github.env, ...fakes.slack.env, ...fakes.linear.env, ...options.env } });
+  const broker = await startBroker(kind, { ...options, env: { ...fakes.env, ...options.env } });
   const tenant = await createTenant(broker);
   const jwt = await mintBrokerToken(broker, tenant);
   return {

@@ -1,0 +1,142 @@
+/**
+ * One sandbox per described vendor: its OAuth variant (vendor-config.ts) and its API served from
+ * its OpenAPI description (vendored, authored from the vendor's reference, or derived from the
+ * tools when neither exists), on its own 127.0.0.1 port.
+ */
+import type { BuiltInProvider } from "../../providers/built-in.js";
+import { sendText, startServer, type RunningServer } from "../http.js";
+import { randomAlphanumeric, randomToken } from "../oauth-state.js";
+import { createProviderCore } from "../provider-core.js";
+import type { FakeProvider } from "../types.js";
+import { handleDescribedApi, type ApiContext } from "./api-handler.js";
+import { authorizeRules, handleRevokeRequest, handleTokenRequest, type SandboxUser } from "./described-oauth.js";
+import { derivedDescription, indexDescription, readDescriptionFile, type DescriptionSource, type IndexedDescription } from "./description.js";
+import { DEFAULT_USER, type DescribedVendor } from "./vendor-config.js";
+import { vendorOf } from "./vendors/index.js";
+
+export type DescribedSandbox = FakeProvider<SandboxUser> & {
+  providerId: string;
+  descriptionSource: DescriptionSource;
+  /** An API key as the vendor's settings page would show it, accepted from now on. */
+  issueApiKey(): string;
+  apiKeys: ReadonlySet<string>;
+  /** API calls that failed validation or matched no operation (each with its `problems`). */
+  invalidCalls(): FakeProvider<SandboxUser>["stats"]["apiCalls"];
+};
+
+export type DescribedSandboxOptions = {
+  provider: Pick<BuiltInProvider, "declaration" | "tools" | "vendorDescription">;
+  ttlSeconds: number;
+  now: () => number;
+  /** Defaults to the vendor's entry in ./vendors. */
+  vendor?: DescribedVendor;
+  /** An OpenAPI document to serve instead of the provider's files (tests of the sandbox itself). */
+  description?: object;
+};
+
+const indexed = new Map<string, IndexedDescription>();
+
+/** Indexed once per process and provider (the suite starts sandboxes many times). */
+function descriptionFor(options: DescribedSandboxOptions, pathPrefix: string): IndexedDescription {
+  if (options.description) return indexDescription("authored", options.description);
+  const id = options.provider.declaration.id;
+  let found = indexed.get(id);
+  if (!found) {
+    const file = readDescriptionFile(id);
+    found = file ? indexDescription(file.source, file.document) : indexDescription("derived", derivedDescription(options.provider.tools, pathPrefix));
+    indexed.set(id, found);
+  }
+  return found;
+}
+
+/** The path of the declaration's api_base_url, placeholders kept (`{instance_url}/services/data/v62.0` → /services/data/v62.0). */
+export function apiBasePath(apiBaseUrl: string): string {
+  const withoutOrigin = apiBaseUrl.replace(/^\{[^}]+\}/, "").replace(/^https?:\/\/[^/]+/, "");
+  return withoutOrigin.replace(/\/+$/, "");
+}
+
+function basePathPattern(path: string): RegExp {
+  const source = path
+    .split(/(\{[^}]+\})/)
+    .map((part) => (/^\{[^}]+\}$/.test(part) ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("");
+  return new RegExp(`^${source}(?=/|$)`);
+}
+
+export async function startDescribedSandbox(options: DescribedSandboxOptions): Promise<{ provider: DescribedSandbox; server: RunningServer }> {
+  const { declaration } = options.provider;
+  const vendor = options.vendor ?? vendorOf(declaration.id);
+  const variant = vendor.oauth;
+  const pathPrefix = options.provider.vendorDescription && "package" in options.provider.vendorDescription ? (options.provider.vendorDescription.pathPrefix ?? "") : "";
+  const description = descriptionFor(options, pathPrefix);
+  const core = createProviderCore<SandboxUser>({
+    clientId: `sbx-${declaration.id}-${randomToken(6)}`,
+    clientSecret: randomToken(20),
+    ttlSeconds: options.ttlSeconds,
+    now: options.now,
+    defaultUser: vendor.user ?? DEFAULT_USER,
+    newAccessToken: () => `${variant?.accessTokenPrefix ?? "sbx_at_"}${randomAlphanumeric(40)}`,
+    newRefreshToken: () => `${variant?.refreshTokenPrefix ?? "sbx_rt_"}${randomAlphanumeric(48)}`,
+    refreshRevokesOldAccessToken: false,
+    rotateRefreshTokens: variant?.refresh === "rotating",
+    accessTokensExpire: variant?.refresh !== "none",
+  });
+  const apiKeys = new Set<string>();
+  const basePath = apiBasePath(declaration.api_base_url);
+  const credentialQuery = new Set<string>(declaration.auth.type === "api_key" && declaration.auth.in === "query" ? [declaration.auth.name] : []);
+  for (const scheme of Object.values((description.document.components?.securitySchemes ?? {}) as Record<string, { type?: string; in?: string; name?: string }>)) {
+    if (scheme.type === "apiKey" && scheme.in === "query" && scheme.name) credentialQuery.add(scheme.name);
+  }
+  let origin = "";
+  const context: ApiContext = {
+    core,
+    vendor,
+    description,
+    auth: declaration.auth,
+    apiKeys,
+    origin: () => origin,
+    basePath: basePathPattern(basePath),
+    pathPrefix,
+    credentialQuery,
+  };
+  const server = await startServer(async (req, res) => {
+    if (variant && req.method === "GET" && req.path === variant.authorizePath) return core.handleAuthorize(req, res, authorizeRules(variant));
+    if (variant && req.method === "POST" && req.path === variant.tokenPath) return handleTokenRequest(core, variant, origin, req, res);
+    if (variant?.revokePath && req.method === "POST" && req.path === variant.revokePath) return handleRevokeRequest(core, req, res);
+    if (req.path === "/favicon.ico") return sendText(res, 404, "Not Found");
+    return handleDescribedApi(context, req, res);
+  });
+  origin = server.url;
+  const env = sandboxEnv(declaration.id, origin, basePath, variant, core);
+  const provider: DescribedSandbox = {
+    ...core.publicProvider(origin, env),
+    providerId: declaration.id,
+    descriptionSource: description.source,
+    apiKeys,
+    issueApiKey: () => {
+      const key = (vendor.apiKey?.keyTemplate ?? "sbx_key_{random}").replace("{random}", randomAlphanumeric(32));
+      apiKeys.add(key);
+      core.state.rememberSecret(key);
+      return key;
+    },
+    invalidCalls: () => core.stats.apiCalls.filter((call) => (call.problems ?? []).length > 0),
+  };
+  return { provider, server };
+}
+
+/** BROKER_PROVIDER_<ID>_*: the sandbox's OAuth endpoints and client, and its API base (the vendor's base path on the sandbox's origin). */
+function sandboxEnv(id: string, origin: string, basePath: string, variant: DescribedVendor["oauth"], core: { clientId: string; clientSecret: string }): Record<string, string> {
+  const prefix = `BROKER_PROVIDER_${id.toUpperCase()}_`;
+  return {
+    [`${prefix}API_BASE_URL`]: `${origin}${basePath}`,
+    ...(variant
+      ? {
+          [`${prefix}CLIENT_ID`]: core.clientId,
+          [`${prefix}CLIENT_SECRET`]: core.clientSecret,
+          [`${prefix}AUTHORIZE_URL`]: `${origin}${variant.authorizePath}`,
+          [`${prefix}TOKEN_URL`]: `${origin}${variant.tokenPath}`,
+          ...(variant.revokePath ? { [`${prefix}REVOKE_URL`]: `${origin}${variant.revokePath}` } : {}),
+        }
+      : {}),
+  };
+}

@@ -6,6 +6,20 @@ const googleError = (code: number, status: string, reason: string) => ({
   body: { error: { code, message: "{message}", errors: [{ message: "{message}", domain: "global", reason }], status } },
 });
 
+const user = { id: "108234567890123456789", name: "Ada Lovelace", email: "ada@example.com" };
+
+/**
+ * The ID token Google's token endpoint adds to a code exchange when `openid` was asked (Sheets and
+ * Docs name the account from it). Its signature is not checked by the broker (the token came
+ * straight from the token endpoint), so the sandbox signs nothing.
+ */
+const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+const idToken = [
+  b64url({ alg: "RS256", kid: "sandbox", typ: "JWT" }),
+  b64url({ iss: "https://accounts.google.com", sub: user.id, email: user.email, email_verified: true, name: user.name, iat: 1_764_000_000, exp: 4_102_444_800 }),
+  Buffer.from("sandbox-signature").toString("base64url"),
+].join(".");
+
 /**
  * accounts.google.com/o/oauth2/v2/auth and oauth2.googleapis.com/token: a refresh token only with
  * access_type=offline, and none in refresh responses (the first one stays valid).
@@ -21,6 +35,7 @@ const google: DescribedVendor = {
     refreshTokenOnlyWith: { param: "access_type", value: "offline" },
     accessTokenPrefix: "ya29.a0",
     refreshTokenPrefix: "1//0g",
+    extraCodeExchangeFields: { id_token: idToken },
   },
   errors: {
     unauthorized: {
@@ -37,7 +52,7 @@ const google: DescribedVendor = {
     },
     "GET /oauth2/v2/userinfo": { status: 200, body: { id: "{user.id}", name: "{user.name}", email: "{user.email}", verified_email: true } },
   },
-  user: { id: "108234567890123456789", name: "Ada Lovelace", email: "ada@example.com" },
+  user,
 };
 
 export const googleVendors: Record<string, DescribedVendor> = {

@@ -54,6 +54,7 @@ const eventProperties = {
     description: "Guests",
     items: {
       type: "object",
+      description: "One guest",
       properties: { email: { type: "string", minLength: 3, maxLength: 320, description: "Guest's email address" }, optional: { type: "boolean", description: "Whether the guest is optional" } },
       required: ["email"],
       additionalProperties: false,
@@ -194,7 +195,7 @@ export const googleCalendarTools: ToolDeclaration[] = [
           minItems: 1,
           maxItems: 50,
           description: "Calendars to look at",
-          items: { type: "object", properties: { id: calendarId }, required: ["id"], additionalProperties: false },
+          items: { type: "object", description: "One calendar", properties: { id: calendarId }, required: ["id"], additionalProperties: false },
         },
       },
       required: ["time_min", "time_max", "calendars"],

@@ -116,6 +116,7 @@ export const googleSheetsTools: ToolDeclaration[] = [
           description: "Sheets to create (default one, \"Sheet1\")",
           items: {
             type: "object",
+            description: "One sheet",
             properties: { properties: { type: "object", description: "The sheet's properties", properties: { title: { type: "string", minLength: 1, maxLength: 100, description: "Sheet name" } }, required: ["title"], additionalProperties: false } },
             required: ["properties"],
             additionalProperties: false,

@@ -2,11 +2,13 @@
  * Tool-definition adapters: the catalogue from `AgentClient.listTools()` in the shapes the OpenAI,
  * Anthropic and Vercel AI SDK APIs take. Plain objects; none of those SDKs is a dependency.
  *
- * Model APIs allow only `[A-Za-z0-9_-]{1,64}` in tool names, so a broker name such as
- * `scm.get_authenticated_user` is sent as `scm__get_authenticated_user`; `brokerToolName` maps a
- * name the model calls back to the broker's.
+ * Model APIs allow only `[A-Za-z0-9_-]{1,64}` in tool names, so each tool is sent under the name
+ * the broker lists it under over MCP, its `mcp_name` (`scm.get_authenticated_user` →
+ * `scm_get_authenticated_user`); `brokerToolName` maps a name the model calls back to the broker's.
+ * (Before 2026-11, `.` became `__`; `brokerToolName` still maps those names back.)
  */
 import { fromStrictArguments, toGeminiSchema, toOpenAIStrictSchema } from "./model-schemas.js";
+import { hashedSafeName, MODEL_SAFE_NAME_MAX, plainSafeName } from "./model-names.js";
 import type { Tool } from "./types.js";
 
 export { fromStrictArguments, toGeminiSchema, toOpenAIStrictSchema } from "./model-schemas.js";
@@ -40,22 +42,27 @@ export type VercelAITool = {
   execute?: (input: Record<string, unknown>) => Promise<unknown>;
 };
 
-const MODEL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** The name a model API accepts for a broker tool: `.` becomes `__`. */
+/**
+ * The name a model API accepts for a broker tool, as the broker's MCP server lists it: `.` becomes
+ * `_`; a name longer than 64 characters is cut and given a short hash. For one tool alone: a
+ * catalogue's names are unique as GET /v1/tools gives them (`mcp_name`), which `toolNameFor` prefers.
+ */
 export function modelToolName(brokerName: string): string {
-  const name = brokerName.replace(/\./g, "__");
-  if (!MODEL_NAME.test(name)) throw new RangeError(`tool "${brokerName}" cannot be named for a model API (allowed: A-Z a-z 0-9 _ -, at most 64)`);
-  return name;
+  const plain = plainSafeName(brokerName);
+  return plain.length > 0 && plain.length <= MODEL_SAFE_NAME_MAX ? plain : hashedSafeName(brokerName);
 }
+
+/** The name a tool is given to a model: the broker's `mcp_name` when the listing has it. */
+export const toolNameFor = (tool: Pick<Tool, "name"> & { mcp_name?: string | undefined }) => tool.mcp_name ?? modelToolName(tool.name);
 
 /**
  * The broker tool a model called. With `tools`, the name is looked up (exact, so names that
- * contain `__` themselves still map back); without, `__` is turned back into `.`.
+ * contain `_` or `__` themselves still map back); without, a legacy `__` name has its `.` back and
+ * any other name is passed on as it is (the broker takes a tool's MCP name too).
  */
-export function brokerToolName(modelName: string, tools?: readonly Pick<Tool, "name">[]): string {
-  if (!tools) return modelName.replace(/__/g, ".");
-  const match = tools.find((tool) => modelToolName(tool.name) === modelName);
+export function brokerToolName(modelName: string, tools?: readonly (Pick<Tool, "name"> & { mcp_name?: string | undefined })[]): string {
+  if (!tools) return modelName.includes("__") ? modelName.replace(/__/g, ".") : modelName;
+  const match = tools.find((tool) => toolNameFor(tool) === modelName) ?? tools.find((tool) => tool.name.replace(/\./g, "__") === modelName);
   if (!match) throw new RangeError(`the model called "${modelName}", which is not one of the tools given`);
   return match.name;
 }
@@ -71,7 +78,7 @@ export function argumentsSchema(tool: Pick<Tool, "arguments_schema">): JsonSchem
 
 /** For `openai.chat.completions.create({ tools })`. */
 export function toOpenAITools(tools: readonly Tool[]): OpenAIChatTool[] {
-  return tools.map((tool) => ({ type: "function", function: { name: modelToolName(tool.name), description: tool.description, parameters: argumentsSchema(tool) } }));
+  return tools.map((tool) => ({ type: "function", function: { name: toolNameFor(tool), description: tool.description, parameters: argumentsSchema(tool) } }));
 }
 
 /**
@@ -79,12 +86,12 @@ export function toOpenAITools(tools: readonly Tool[]): OpenAIChatTool[] {
  * required and no optional arguments, which broker schemas do not promise.
  */
 export function toOpenAIResponsesTools(tools: readonly Tool[]): OpenAIResponsesTool[] {
-  return tools.map((tool) => ({ type: "function", name: modelToolName(tool.name), description: tool.description, parameters: argumentsSchema(tool), strict: false }));
+  return tools.map((tool) => ({ type: "function", name: toolNameFor(tool), description: tool.description, parameters: argumentsSchema(tool), strict: false }));
 }
 
 /** For `anthropic.messages.create({ tools })`. */
 export function toAnthropicTools(tools: readonly Tool[]): AnthropicTool[] {
-  return tools.map((tool) => ({ name: modelToolName(tool.name), description: tool.description, input_schema: argumentsSchema(tool) }));
+  return tools.map((tool) => ({ name: toolNameFor(tool), description: tool.description, input_schema: argumentsSchema(tool) }));
 }
 
 export type VercelAIToolsOptions = {
@@ -100,7 +107,7 @@ export function toVercelAITools(tools: readonly Tool[], options: VercelAIToolsOp
       const schema: VercelAISchema = { [AI_SCHEMA]: true, [AI_VALIDATOR]: true, jsonSchema: argumentsSchema(tool), validate: undefined };
       const entry: VercelAITool = { description: tool.description, inputSchema: schema, parameters: schema };
       if (execute) entry.execute = (input) => execute(tool.name, input);
-      return [modelToolName(tool.name), entry];
+      return [toolNameFor(tool), entry];
     }),
   );
 }
@@ -111,7 +118,7 @@ export function toVercelAITools(tools: readonly Tool[], options: VercelAIToolsOp
  * `strictArguments` before executing.
  */
 export function toOpenAIStrictTools(tools: readonly Tool[]): OpenAIStrictTool[] {
-  return tools.map((tool) => ({ type: "function", name: modelToolName(tool.name), description: tool.description, parameters: toOpenAIStrictSchema(argumentsSchema(tool)) as JsonSchemaObject, strict: true }));
+  return tools.map((tool) => ({ type: "function", name: toolNameFor(tool), description: tool.description, parameters: toOpenAIStrictSchema(argumentsSchema(tool)) as JsonSchemaObject, strict: true }));
 }
 
 /** A strict-mode model's arguments for `tool`, as the broker takes them (its `null`s for omitted optional arguments removed). */
@@ -119,5 +126,5 @@ export const strictArguments = (tool: Pick<Tool, "arguments_schema">, args: Reco
 
 /** For Gemini's `tools: [{ functionDeclarations }]` (the Gen AI SDK and the REST API). */
 export function toGeminiFunctionDeclarations(tools: readonly Tool[]): GeminiFunctionDeclaration[] {
-  return tools.map((tool) => ({ name: modelToolName(tool.name), description: tool.description, parameters: toGeminiSchema(argumentsSchema(tool)) }));
+  return tools.map((tool) => ({ name: toolNameFor(tool), description: tool.description, parameters: toGeminiSchema(argumentsSchema(tool)) }));
 }

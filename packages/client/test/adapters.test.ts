@@ -9,6 +9,7 @@ import {
   argumentsSchema,
   brokerToolName,
   modelToolName,
+  toolNameFor,
   strictArguments,
   toAnthropicTools,
   toGeminiFunctionDeclarations,
@@ -112,20 +113,32 @@ describe("tool-definition adapters", () => {
     // The catalogue under test holds the tenant's imported tools as well as the built-in ones.
     expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["tasks.list_tasks", "tasks.create_task", "tasks.update_task"]));
     for (const tool of tools) {
-      const name = modelToolName(tool.name);
+      // The adapters use the name the broker lists the tool under over MCP.
+      const name = toolNameFor(tool);
+      expect(name).toBe(tool.mcp_name);
       expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+      expect(modelToolName(tool.name)).toBe(name);
       expect(brokerToolName(name, tools)).toBe(tool.name);
-      expect(brokerToolName(name)).toBe(tool.name);
+      // Without the tools, the name goes to the broker as it is, which takes MCP names too.
+      expect(brokerToolName(name)).toBe(name);
+      // Names of the earlier `__` form still map back.
+      expect(brokerToolName(tool.name.replace(/\./g, "__"), tools)).toBe(tool.name);
     }
-    expect(modelToolName("scm.get_authenticated_user")).toBe("scm__get_authenticated_user");
-    expect(() => brokerToolName("scm__no_such_tool", tools)).toThrow(/not one of the tools/);
-    expect(() => modelToolName(`scm.${"x".repeat(70)}`)).toThrow(RangeError);
+    expect(new Set(tools.map(toolNameFor)).size).toBe(tools.length);
+    expect(modelToolName("scm.get_authenticated_user")).toBe("scm_get_authenticated_user");
+    expect(brokerToolName("scm__get_authenticated_user")).toBe("scm.get_authenticated_user");
+    expect(() => brokerToolName("scm_no_such_tool", tools)).toThrow(/not one of the tools/);
+    const long = modelToolName(`scm.${"x".repeat(70)}`);
+    expect(long).toMatch(/^scm_x+_[0-9a-f]{8}$/);
+    expect(long).toHaveLength(64);
+    expect(modelToolName(`scm.${"x".repeat(70)}`)).toBe(long);
+    expect(modelToolName(`scm.${"x".repeat(71)}`)).not.toBe(long);
   });
 
   it("produces OpenAI Chat Completions tools", () => {
     const converted = toOpenAITools(tools);
     expectShape({ type: "array", items: OPENAI_CHAT_TOOL }, converted);
-    expect(converted.find((tool) => tool.function.name === "scm__delete_repository")?.function).toMatchObject({
+    expect(converted.find((tool) => tool.function.name === "scm_delete_repository")?.function).toMatchObject({
       description: expect.stringMatching(/Delete a repository/),
       parameters: { type: "object", required: ["owner", "repo"], properties: { owner: expect.any(Object), repo: expect.any(Object) } },
     });
@@ -140,7 +153,7 @@ describe("tool-definition adapters", () => {
   it("produces Anthropic Messages API tools", () => {
     const converted = toAnthropicTools(tools);
     expectShape({ type: "array", items: ANTHROPIC_TOOL }, converted);
-    expect(converted.map((tool) => tool.name)).toContain("scm__create_issue");
+    expect(converted.map((tool) => tool.name)).toContain("scm_create_issue");
   });
 
   it("produces Vercel AI SDK tools whose input schema the SDK takes as JSON Schema", () => {
@@ -160,7 +173,7 @@ describe("tool-definition adapters", () => {
       toOpenAITools([createIssue])[0]!.function.parameters,
       toOpenAIResponsesTools([createIssue])[0]!.parameters,
       toAnthropicTools([createIssue])[0]!.input_schema,
-      toVercelAITools([createIssue]).scm__create_issue!.inputSchema.jsonSchema,
+      toVercelAITools([createIssue]).scm_create_issue!.inputSchema.jsonSchema,
     ];
     for (const schema of schemas) {
       const validate = ajv.compile(schema);
@@ -176,7 +189,7 @@ describe("tool-definition adapters", () => {
       expect(tool.strict).toBe(true);
       expect(strictModeViolations(tool.parameters), tool.name).toEqual([]);
     }
-    const createIssue = converted.find((tool) => tool.name === "scm__create_issue")!.parameters as Node & { properties: Record<string, Node> };
+    const createIssue = converted.find((tool) => tool.name === "scm_create_issue")!.parameters as Node & { properties: Record<string, Node> };
     // What strict mode cannot enforce is still said to the model; the broker enforces it.
     expect(createIssue.properties.title!.description).toMatch(/at most 256 characters/);
     expect(createIssue.properties.body!.type).toEqual(["string", "null"]);
@@ -205,7 +218,7 @@ describe("tool-definition adapters", () => {
       expect(declaration.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
       expect(geminiViolations(declaration.parameters), declaration.name).toEqual([]);
     }
-    const listIssues = converted.find((declaration) => declaration.name === "scm__list_issues")!.parameters as Node & { properties: Record<string, Node> };
+    const listIssues = converted.find((declaration) => declaration.name === "scm_list_issues")!.parameters as Node & { properties: Record<string, Node> };
     expect(listIssues.properties.state).toMatchObject({ type: "string", enum: ["open", "closed", "all"] });
   });
 
@@ -219,10 +232,10 @@ describe("tool-definition adapters", () => {
   it("runs a model's call through the broker: Vercel execute, and an OpenAI tool call mapped back", async () => {
     const run = (toolName: string, args: Record<string, unknown>) =>
       client.executeAndWait({ tool_name: toolName, arguments: args, connected_account_id: bed.accountId }).then((outcome) => outcome.result);
-    const viaVercel = await toVercelAITools(tools, { execute: run }).scm__get_authenticated_user!.execute!({});
+    const viaVercel = await toVercelAITools(tools, { execute: run }).scm_get_authenticated_user!.execute!({});
     expect(viaVercel).toMatchObject({ login: "octocat" });
 
-    const modelCall = { type: "function", function: { name: "scm__get_repository", arguments: '{"owner":"octocat","repo":"hello-world"}' } };
+    const modelCall = { type: "function", function: { name: "scm_get_repository", arguments: '{"owner":"octocat","repo":"hello-world"}' } };
     const result = await run(brokerToolName(modelCall.function.name, tools), JSON.parse(modelCall.function.arguments));
     expect(result).toMatchObject({ full_name: "octocat/hello-world" });
   });

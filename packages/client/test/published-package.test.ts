@@ -110,7 +110,7 @@ describe("the published package", () => {
       { tool_name: "scm.delete_repository", status: "succeeded", result: { deleted: true, full_name: "octocat/hello-world" } },
       { tool_name: "scm.delete_repository", status: "denied", error: "policy_denied" },
     ]);
-    expect(lines[0]).toMatch(/tools available: .*scm__get_authenticated_user/);
+    expect(lines[0]).toMatch(/tools available: .*scm_get_authenticated_user/);
     expect(lines.filter((line) => line.includes("waiting for a human to decide approval"))).toHaveLength(2);
     expect(upstreamCalls(bed, "DELETE", "/repos/octocat/hello-world")).toBe(1);
     expect(upstreamCalls(bed, "DELETE", "/repos/octocat/spoon-knife")).toBe(0);

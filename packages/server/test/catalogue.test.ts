@@ -105,13 +105,13 @@ describeEachDatabase("tenant-defined providers and tools", (kind) => {
   it("lists a tenant's tool over MCP to that tenant only, and calls it there", async () => {
     const { client } = await connectModernClient(`${broker.url}/mcp`, await mintBrokerToken(broker, acme));
     const { tools: listed } = await client.listTools();
-    expect(listed.find((tool) => tool.name === "tasks.get_task")).toMatchObject({ title: "Tasks: Get task", annotations: { readOnlyHint: true } });
-    const called = (await client.callTool({ name: "tasks.get_task", arguments: { id: "task-1" } })) as ToolCallResult;
+    expect(listed.find((tool) => tool.name === "tasks_get_task")).toMatchObject({ title: "Tasks: Get task", annotations: { readOnlyHint: true }, _meta: { "dev.toolbroker/name": "tasks.get_task" } });
+    const called = (await client.callTool({ name: "tasks_get_task", arguments: { id: "task-1" } })) as ToolCallResult;
     expect(called.isError, JSON.stringify(called)).toBeFalsy();
     expect(called.structuredContent).toMatchObject({ task_id: "task-1" });
     await client.close();
     const { client: other } = await connectModernClient(`${broker.url}/mcp`, await mintBrokerToken(broker, globex));
-    expect((await other.listTools()).tools.map((tool) => tool.name)).not.toContain("tasks.get_task");
+    expect((await other.listTools()).tools.map((tool) => tool.name)).not.toContain("tasks_get_task");
     await other.close();
   });
 

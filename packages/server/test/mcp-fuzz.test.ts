@@ -15,7 +15,8 @@ const RUNS = Number(process.env.BROKER_FUZZ_RUNS || 250);
 const SEED = Number(process.env.BROKER_FUZZ_SEED || 20_261_125);
 
 const METHODS = ["tools/call", "tools/list", "initialize", "ping", "notifications/initialized", "notifications/cancelled", "resources/list", "server/discover", "subscriptions/listen", "no/such_method", ""];
-const TOOL_NAMES = ["scm.get_repository", "scm.delete_repository", "scm.no_such_tool", "", "__proto__"];
+// Dotted, model-safe (as tools/list names them) and aliased names of the same tools, and names of none.
+const TOOL_NAMES = ["scm.get_repository", "scm_get_repository", "github.delete_repository", "scm.delete_repository", "scm.no_such_tool", "scm_no_such_tool", "github_", "", "__proto__"];
 const VERSIONS = ["2025-06-18", "2025-11-25", "2026-07-28", "1999-01-01", undefined];
 
 describeEachDatabase("MCP fuzz", (kind) => {

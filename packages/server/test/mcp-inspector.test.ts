@@ -30,11 +30,11 @@ describe("the MCP Inspector CLI against the broker", () => {
 
   it("lists the tools", { timeout: 60_000 }, async () => {
     const listed = await inspect("--method", "tools/list");
-    expect(listed.tools.map((tool: { name: string }) => tool.name)).toEqual(expect.arrayContaining(["scm.get_authenticated_user", "scm.delete_repository"]));
+    expect(listed.tools.map((tool: { name: string }) => tool.name)).toEqual(expect.arrayContaining(["scm_get_authenticated_user", "scm_delete_repository"]));
   });
 
   it("calls a tool and prints its structured content", { timeout: 60_000 }, async () => {
-    const result = await inspect("--method", "tools/call", "--tool-name", "scm.get_repository", "--tool-arg", `owner=${tenant.owner}`, "repo=hello-world");
+    const result = await inspect("--method", "tools/call", "--tool-name", "scm_get_repository", "--tool-arg", `owner=${tenant.owner}`, "repo=hello-world");
     expect(result.isError ?? false).toBe(false);
     expect(result.structuredContent).toMatchObject({ full_name: `${tenant.owner}/hello-world` });
   });

@@ -48,17 +48,17 @@ describeEachDatabase("MCP: tools over the Model Context Protocol", (kind) => {
     const legacy = await connectLegacyClient(mcpUrl, tenant.token);
     for (const { tools } of [await modern.listTools(), await legacy.listTools()]) {
       const byName = new Map(tools.map((tool) => [tool.name, tool]));
-      expect(byName.get("scm.list_repositories")).toMatchObject({
+      expect(byName.get("scm_list_repositories")).toMatchObject({
         title: "GitHub: List repositories",
         inputSchema: { type: "object" },
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
       });
-      expect(byName.get("scm.create_issue")?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
-      const deletion = byName.get("scm.delete_repository")!;
+      expect(byName.get("scm_create_issue")?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+      const deletion = byName.get("scm_delete_repository")!;
       expect(deletion.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true });
       expect(deletion.description).toMatch(/Needs a human approval before it runs/);
-      expect(byName.get("scm.get_repository")?.description).not.toMatch(/approval/);
-      expect(byName.get("chat.post_message")).toBeDefined();
+      expect(byName.get("scm_get_repository")?.description).not.toMatch(/approval/);
+      expect(byName.get("chat_post_message")).toBeDefined();
     }
     await modern.close();
     await legacy.close();
@@ -78,11 +78,28 @@ describeEachDatabase("MCP: tools over the Model Context Protocol", (kind) => {
         return tools.map((tool) => tool.name);
       };
       const mine = await names(tenant.token);
-      expect(mine).not.toContain("scm.create_issue_comment");
-      expect(mine).toContain("scm.create_issue");
-      expect(await names(second.token)).toContain("scm.create_issue_comment");
+      expect(mine).not.toContain("scm_create_issue_comment");
+      expect(mine).toContain("scm_create_issue");
+      expect(await names(second.token)).toContain("scm_create_issue_comment");
     } finally {
       await putPolicy(world.broker, tenant, []);
+    }
+  });
+
+  it("lists every tool under a name model APIs accept, its dotted name in _meta, and runs a call by either name or by a provider alias", async () => {
+    const legacy = await connectLegacyClient(mcpUrl, tenant.token);
+    const { tools } = await legacy.listTools();
+    await legacy.close();
+    for (const tool of tools) {
+      expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+      expect(tool.name).toBe(String(tool._meta?.["dev.toolbroker/name"]).replaceAll(".", "_"));
+    }
+    expect(new Set(tools.map((tool) => tool.name)).size).toBe(tools.length);
+    for (const name of ["scm_get_authenticated_user", "scm.get_authenticated_user", "github.get_authenticated_user", "github_get_authenticated_user"]) {
+      for (const result of await callWithEveryClient(name, {})) {
+        expect(result.isError ?? false, `${name}: ${JSON.stringify(result)}`).toBe(false);
+        expect(result.structuredContent).toMatchObject({ login: tenant.owner });
+      }
     }
   });
 

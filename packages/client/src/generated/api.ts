@@ -279,14 +279,23 @@ export interface paths {
         };
         /**
          * The tool catalogue: names, argument schemas and risk, ready for an LLM
-         * @description `q` keeps the tools whose name or description contains every word of it (case-insensitive), for agents that pick from a large catalogue.
+         * @description Sorted by name. `q` keeps the tools whose name, MCP name, title or description contains every word of it (case-insensitive); `provider` (an id or an alias such as `github`), `risk` and `side_effect` filter. Without `limit` and `cursor` every matching tool comes in one page (`next_cursor` null), as before pages existed; with them, at most `limit` (default 50, at most 200) and `next_cursor` for the rest. 400 invalid_request for an unknown parameter, a bad value or a cursor this API did not return.
          */
         get: {
             parameters: {
                 query?: {
+                    /** @description `next_cursor` of the page before */
+                    cursor?: string;
+                    /** @description Page size (1–200; 50 when only `cursor` is given). Without `limit` and `cursor` the whole match comes in one page */
+                    limit?: number;
+                    /** @description A provider id or alias */
                     provider?: string;
-                    /** @description Words to search names and descriptions for, e.g. `create issue` */
+                    /** @description Words to search for, e.g. `create issue`: each must appear in the tool's name, MCP name, title or description (case-insensitive) */
                     q?: string;
+                    /** @description Only tools of this risk */
+                    risk?: "low" | "high";
+                    /** @description Only reads, or only writes */
+                    side_effect?: "read" | "write";
                 };
                 header?: never;
                 path?: never;
@@ -308,13 +317,27 @@ export interface paths {
                                 };
                                 auth_modes: ("oauth2" | "api_key")[];
                                 description: string;
+                                /** @description It deletes or overwrites what was there */
+                                destructive: boolean;
+                                /** @description Repeating it with the same arguments changes nothing more; null when not declared */
+                                idempotent: boolean | null;
+                                /** @description The name MCP lists it under and model APIs accept (`gmail_send_message`): unique in the tenant's catalogue; execute and MCP tools/call take either */
+                                mcp_name: string;
+                                /** @description `<provider>.<operation>`: the name execute, policies and audit use */
                                 name: string;
+                                /** @description The provider's id (canonical: `scm`, never its alias `github`) */
                                 provider: string;
                                 /** @enum {string} */
                                 risk: "low" | "high";
+                                /** @description The OAuth scopes it needs, when declared */
+                                scopes: string[];
                                 /** @enum {string} */
                                 side_effect: "read" | "write";
+                                /** @description A short human title, when declared */
+                                title: string | null;
                             }[];
+                            /** @description Pass as `cursor` for the next page; null on the last */
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -385,7 +408,7 @@ export interface paths {
                         end_user_id?: string;
                         idempotency_key?: string | null;
                         secret_item_id?: string | null;
-                        /** @description `<provider>.<operation>`, e.g. scm.get_authenticated_user */
+                        /** @description `<provider>.<operation>`, e.g. scm.get_authenticated_user; its MCP name (`scm_get_authenticated_user`) and a provider alias (`github.get_authenticated_user`) name the same tool */
                         tool_name: string;
                     };
                 };

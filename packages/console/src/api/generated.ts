@@ -2625,6 +2625,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description Other ids that name it (`github` for `scm`): accepted wherever a provider or tool is named */
+                            aliases: string[];
                             auth_modes: ("oauth2" | "api_key")[];
                             created_at: string | null;
                             /** @description The declaration (a built-in provider's too: what its vendor does beyond it is code) */
@@ -2747,6 +2749,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description Other ids that name it (`github` for `scm`): accepted wherever a provider or tool is named */
+                            aliases: string[];
                             auth_modes: ("oauth2" | "api_key")[];
                             created_at: string | null;
                             /** @description The declaration (a built-in provider's too: what its vendor does beyond it is code) */
@@ -2902,6 +2906,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description Other ids that name it (`github` for `scm`): accepted wherever a provider or tool is named */
+                            aliases: string[];
                             auth_modes: ("oauth2" | "api_key")[];
                             created_at: string | null;
                             /** @description The declaration (a built-in provider's too: what its vendor does beyond it is code) */
@@ -3275,10 +3281,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A provider's built-in tools and the tenant's own */
+        /**
+         * A provider's built-in tools and the tenant's own
+         * @description The id may be an alias (`github` for `scm`); the tools carry the canonical id. Sorted by name; `q`, `risk`, `side_effect`, `limit` and `cursor` work as on GET /v1/tools (without `limit` and `cursor`, every matching tool in one page).
+         */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description `next_cursor` of the page before */
+                    cursor?: string;
+                    /** @description Page size (1–200; 50 when only `cursor` is given). Without `limit` and `cursor` the whole match comes in one page */
+                    limit?: number;
+                    /** @description Words to search for, e.g. `create issue`: each must appear in the tool's name, MCP name, title or description (case-insensitive) */
+                    q?: string;
+                    /** @description Only tools of this risk */
+                    risk?: "low" | "high";
+                    /** @description Only reads, or only writes */
+                    side_effect?: "read" | "write";
+                };
                 header?: never;
                 path: {
                     /** @description A provider id */
@@ -3296,6 +3316,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: components["schemas"]["CatalogueTool"][];
+                            /** @description Pass as `cursor` for the next page; null on the last */
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -3376,14 +3398,19 @@ export interface paths {
                              * @enum {string}
                              */
                             env: "test" | "live" | "both";
+                            /** @description The name MCP lists it under (see GET /v1/tools); null while the tool is left out of what callers see */
+                            mcp_name: string | null;
                             name: string;
                             provider: string;
                             /** @enum {string} */
                             risk: "low" | "high";
+                            /** @description The OAuth scopes it needs, when declared */
+                            scopes: string[];
                             /** @enum {string} */
                             side_effect: "read" | "write";
                             /** @enum {string} */
                             source: "built_in" | "declared" | "openapi";
+                            title: string | null;
                             updated_at: string | null;
                         };
                     };
@@ -3506,14 +3533,19 @@ export interface paths {
                              * @enum {string}
                              */
                             env: "test" | "live" | "both";
+                            /** @description The name MCP lists it under (see GET /v1/tools); null while the tool is left out of what callers see */
+                            mcp_name: string | null;
                             name: string;
                             provider: string;
                             /** @enum {string} */
                             risk: "low" | "high";
+                            /** @description The OAuth scopes it needs, when declared */
+                            scopes: string[];
                             /** @enum {string} */
                             side_effect: "read" | "write";
                             /** @enum {string} */
                             source: "built_in" | "declared" | "openapi";
+                            title: string | null;
                             updated_at: string | null;
                         };
                     };
@@ -3658,14 +3690,19 @@ export interface paths {
                              * @enum {string}
                              */
                             env: "test" | "live" | "both";
+                            /** @description The name MCP lists it under (see GET /v1/tools); null while the tool is left out of what callers see */
+                            mcp_name: string | null;
                             name: string;
                             provider: string;
                             /** @enum {string} */
                             risk: "low" | "high";
+                            /** @description The OAuth scopes it needs, when declared */
+                            scopes: string[];
                             /** @enum {string} */
                             side_effect: "read" | "write";
                             /** @enum {string} */
                             source: "built_in" | "declared" | "openapi";
+                            title: string | null;
                             updated_at: string | null;
                         };
                     };
@@ -3894,14 +3931,23 @@ export interface paths {
         };
         /**
          * The tool catalogue: names, argument schemas and risk, ready for an LLM
-         * @description `q` keeps the tools whose name or description contains every word of it (case-insensitive), for agents that pick from a large catalogue.
+         * @description Sorted by name. `q` keeps the tools whose name, MCP name, title or description contains every word of it (case-insensitive); `provider` (an id or an alias such as `github`), `risk` and `side_effect` filter. Without `limit` and `cursor` every matching tool comes in one page (`next_cursor` null), as before pages existed; with them, at most `limit` (default 50, at most 200) and `next_cursor` for the rest. 400 invalid_request for an unknown parameter, a bad value or a cursor this API did not return.
          */
         get: {
             parameters: {
                 query?: {
+                    /** @description `next_cursor` of the page before */
+                    cursor?: string;
+                    /** @description Page size (1–200; 50 when only `cursor` is given). Without `limit` and `cursor` the whole match comes in one page */
+                    limit?: number;
+                    /** @description A provider id or alias */
                     provider?: string;
-                    /** @description Words to search names and descriptions for, e.g. `create issue` */
+                    /** @description Words to search for, e.g. `create issue`: each must appear in the tool's name, MCP name, title or description (case-insensitive) */
                     q?: string;
+                    /** @description Only tools of this risk */
+                    risk?: "low" | "high";
+                    /** @description Only reads, or only writes */
+                    side_effect?: "read" | "write";
                 };
                 header?: never;
                 path?: never;
@@ -3923,13 +3969,27 @@ export interface paths {
                                 };
                                 auth_modes: ("oauth2" | "api_key")[];
                                 description: string;
+                                /** @description It deletes or overwrites what was there */
+                                destructive: boolean;
+                                /** @description Repeating it with the same arguments changes nothing more; null when not declared */
+                                idempotent: boolean | null;
+                                /** @description The name MCP lists it under and model APIs accept (`gmail_send_message`): unique in the tenant's catalogue; execute and MCP tools/call take either */
+                                mcp_name: string;
+                                /** @description `<provider>.<operation>`: the name execute, policies and audit use */
                                 name: string;
+                                /** @description The provider's id (canonical: `scm`, never its alias `github`) */
                                 provider: string;
                                 /** @enum {string} */
                                 risk: "low" | "high";
+                                /** @description The OAuth scopes it needs, when declared */
+                                scopes: string[];
                                 /** @enum {string} */
                                 side_effect: "read" | "write";
+                                /** @description A short human title, when declared */
+                                title: string | null;
                             }[];
+                            /** @description Pass as `cursor` for the next page; null on the last */
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -4995,6 +5055,8 @@ export interface components {
             };
         };
         CatalogueProvider: {
+            /** @description Other ids that name it (`github` for `scm`): accepted wherever a provider or tool is named */
+            aliases: string[];
             auth_modes: ("oauth2" | "api_key")[];
             created_at: string | null;
             /** @description The declaration (a built-in provider's too: what its vendor does beyond it is code) */
@@ -5028,14 +5090,19 @@ export interface components {
              * @enum {string}
              */
             env: "test" | "live" | "both";
+            /** @description The name MCP lists it under (see GET /v1/tools); null while the tool is left out of what callers see */
+            mcp_name: string | null;
             name: string;
             provider: string;
             /** @enum {string} */
             risk: "low" | "high";
+            /** @description The OAuth scopes it needs, when declared */
+            scopes: string[];
             /** @enum {string} */
             side_effect: "read" | "write";
             /** @enum {string} */
             source: "built_in" | "declared" | "openapi";
+            title: string | null;
             updated_at: string | null;
         };
         /** @description A connected account. Never carries a token. */

@@ -15,6 +15,7 @@ import { IMPORT_LIMITS } from "./openapi-schemas.js";
 import { BUILT_IN_PROVIDERS } from "../providers/built-in.js";
 import { CATALOGUE_SCHEMA, PROVIDER_ID_PATTERN, TOOL_NAME_PATTERN } from "./declaration-schema.js";
 import type { TenantCatalogue } from "./tenant-catalogue.js";
+import { NextCursor, pageOfTools, ToolListFilters, type ToolListQuery } from "../tools/tool-list-query.js";
 
 const CatalogueEnv = StringEnum(["test", "live", "both"] as const, { description: "The env it serves (default both)" });
 const ProviderParams = Type.Object({ id: Type.String({ pattern: PROVIDER_ID_PATTERN, description: "A provider id" }) });
@@ -25,6 +26,7 @@ const ProviderView = Type.Object(
   {
     id: Type.String(),
     display_name: Type.String(),
+    aliases: Type.Array(Type.String(), { description: "Other ids that name it (`github` for `scm`): accepted wherever a provider or tool is named" }),
     source: StringEnum(["built_in", "custom"] as const),
     env: CatalogueEnv,
     auth_modes: Type.Array(StringEnum(["oauth2", "api_key"] as const)),
@@ -48,11 +50,14 @@ const ProviderView = Type.Object(
 const ToolView = Type.Object(
   {
     name: Type.String(),
+    mcp_name: Type.Union([Type.String(), Type.Null()], { description: "The name MCP lists it under (see GET /v1/tools); null while the tool is left out of what callers see" }),
+    title: Type.Union([Type.String(), Type.Null()]),
     provider: Type.String(),
     source: StringEnum(["built_in", "declared", "openapi"] as const),
     env: CatalogueEnv,
     risk: StringEnum(["low", "high"] as const),
     side_effect: StringEnum(["read", "write"] as const),
+    scopes: Type.Array(Type.String(), { description: "The OAuth scopes it needs, when declared" }),
     declaration: Type.Union([Declaration, Type.Null()], { description: "The declaration (a built-in tool's too)" }),
     created_at: Type.Union([Timestamp, Type.Null()]),
     updated_at: Type.Union([Timestamp, Type.Null()]),
@@ -77,6 +82,7 @@ const ImportBody = Type.Object(
 const providerView = (p: StoredProvider | ListedProvider) => ({
   id: p.declaration.id,
   display_name: String(p.declaration.display_name),
+  aliases: [] as string[],
   source: "custom" as const,
   env: p.env,
   auth_modes: "problem" in p && p.problem ? [] : [p.declaration.auth.type],
@@ -86,19 +92,29 @@ const providerView = (p: StoredProvider | ListedProvider) => ({
   ...("problem" in p && p.problem ? { declaration_problem: { path: p.problem.field, message: p.problem.message } } : {}),
 });
 
-const toolView = (t: StoredTool) => ({
+const toolView = (t: StoredTool, mcpName: string | null = null) => ({
   name: t.declaration.name,
+  mcp_name: mcpName,
+  title: t.declaration.title ?? null,
   provider: t.providerId,
   source: t.source,
   env: t.env,
   risk: t.declaration.risk,
   side_effect: t.declaration.side_effect,
+  scopes: [...(t.declaration.scopes ?? [])],
   declaration: t.declaration,
   created_at: t.createdAt,
   updated_at: t.updatedAt,
 });
 
-type Deps = { catalogueService: CatalogueService; catalogue: Pick<TenantCatalogue, "builtIn"> };
+type Deps = { catalogueService: CatalogueService; catalogue: Pick<TenantCatalogue, "builtIn" | "view"> };
+
+/** What GET /v1/providers/{id}/tools keeps: the same words and filters as GET /v1/tools. */
+function matchesFilters(tool: { name: string; mcp_name: string | null; title: string | null; risk: string; side_effect: string; declaration: { description?: unknown } | null }, query: ToolListQuery) {
+  const words = (query.q ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+  const text = `${tool.name} ${tool.mcp_name ?? ""} ${tool.title ?? ""} ${String(tool.declaration?.description ?? "")}`.toLowerCase();
+  return (query.risk === undefined || tool.risk === query.risk) && (query.side_effect === undefined || tool.side_effect === query.side_effect) && words.every((word) => text.includes(word));
+}
 
 export function registerCatalogueRoutes(app: App, { catalogueService: service, catalogue }: Deps) {
   const tags = ["catalogue"];
@@ -106,13 +122,16 @@ export function registerCatalogueRoutes(app: App, { catalogueService: service, c
   const builtIn = { source: "built_in" as const, env: "both" as const, created_at: null, updated_at: null };
   const declared = (id: string) => BUILT_IN_PROVIDERS.find((p) => p.declaration.id === id);
   const builtInProviders = () =>
-    catalogue.builtIn.providers.list().map((p) => ({ id: p.id, display_name: p.displayName, auth_modes: p.authModes, declaration: declared(p.id)?.declaration ?? null, ...builtIn }));
+    catalogue.builtIn.providers.list().map((p) => ({ id: p.id, display_name: p.displayName, aliases: [...(p.aliases ?? [])], auth_modes: p.authModes, declaration: declared(p.id)?.declaration ?? null, ...builtIn }));
   const builtInTools = (providerId: string) =>
-    catalogue.builtIn.tools.list(providerId).map((t) => ({
+    catalogue.builtIn.tools.list({ provider: providerId }).map((t) => ({
       name: t.name,
+      mcp_name: t.mcp_name,
+      title: t.title,
       provider: t.provider,
       risk: t.risk,
       side_effect: t.side_effect,
+      scopes: t.scopes,
       declaration: declared(providerId)?.tools.find((tool) => tool.name === t.name) ?? null,
       ...builtIn,
     }));
@@ -150,7 +169,8 @@ export function registerCatalogueRoutes(app: App, { catalogueService: service, c
   app.get(
     "/v1/providers/:id",
     { config: { credentials: ["operator"] }, schema: { tags, summary: "A provider: built in or the tenant's own", params: ProviderParams, response: { 200: ProviderView, ...errorResponses(400, 401, 404) } } },
-    async (request) => builtInProviders().find((p) => p.id === request.params.id) ?? providerView(await service.getProvider(request.credential.tenantId, request.params.id)),
+    async (request) =>
+      builtInProviders().find((p) => p.id === catalogue.builtIn.providers.canonicalId(request.params.id)) ?? providerView(await service.getProvider(request.credential.tenantId, request.params.id)),
   );
 
   app.patch(
@@ -182,8 +202,27 @@ export function registerCatalogueRoutes(app: App, { catalogueService: service, c
 
   app.get(
     "/v1/providers/:id/tools",
-    { config: { credentials: ["operator"] }, schema: { tags, summary: "A provider's built-in tools and the tenant's own", params: ProviderParams, response: { 200: Type.Object({ data: Type.Array(ToolView) }), ...errorResponses(400, 401, 404) } } },
-    async (request) => ({ data: [...builtInTools(request.params.id), ...(await service.listTools(request.credential.tenantId, request.params.id)).map(toolView)] }),
+    {
+      config: { credentials: ["operator"] },
+      schema: {
+        tags,
+        summary: "A provider's built-in tools and the tenant's own",
+        description:
+          "The id may be an alias (`github` for `scm`); the tools carry the canonical id. Sorted by name; `q`, `risk`, `side_effect`, `limit` and `cursor` work as on GET /v1/tools " +
+          "(without `limit` and `cursor`, every matching tool in one page).",
+        params: ProviderParams,
+        querystring: Type.Object(ToolListFilters, { additionalProperties: false }),
+        response: { 200: Type.Object({ data: Type.Array(ToolView), next_cursor: NextCursor }), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const tenantId = request.credential.tenantId;
+      const id = catalogue.builtIn.providers.canonicalId(request.params.id);
+      const { tools: seen } = await catalogue.view({ tenantId });
+      const own = (await service.listTools(tenantId, id)).map((t) => toolView(t, seen.has(t.declaration.name) ? (seen.safeNameOf(t.declaration.name) ?? null) : null));
+      const all = [...builtInTools(id), ...own].filter((tool) => matchesFilters(tool, request.query)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      return pageOfTools(all, request.query);
+    },
   );
 
   app.post(
@@ -235,15 +274,23 @@ export function registerCatalogueRoutes(app: App, { catalogueService: service, c
     async (request) => {
       const dryRun = request.query.dry_run === true;
       const { tools, skipped } = await service.importOpenApi(request.credential.tenantId, request.params.id, request.body, { dryRun, actor: actorOf(request.credential) });
-      return { dry_run: dryRun, data: tools.map(toolView), skipped };
+      return { dry_run: dryRun, data: tools.map((t) => toolView(t)), skipped };
     },
   );
 
   app.get(
     "/v1/providers/:id/tools/:name",
     { config: { credentials: ["operator"] }, schema: { tags, summary: "A tool: built in or the tenant's own", params: ToolParams, response: { 200: ToolView, ...errorResponses(400, 401, 404) } } },
-    async (request) =>
-      builtInTools(request.params.id).find((t) => t.name === request.params.name) ?? toolView(await service.getTool(request.credential.tenantId, request.params.id, request.params.name)),
+    async (request) => {
+      const tenantId = request.credential.tenantId;
+      const id = catalogue.builtIn.providers.canonicalId(request.params.id);
+      const name = catalogue.builtIn.tools.canonicalName(request.params.name) ?? request.params.name;
+      const builtInTool = builtInTools(id).find((t) => t.name === name);
+      if (builtInTool) return builtInTool;
+      const stored = await service.getTool(tenantId, id, name);
+      const { tools: seen } = await catalogue.view({ tenantId });
+      return toolView(stored, seen.has(name) ? (seen.safeNameOf(name) ?? null) : null);
+    },
   );
 
   app.patch(

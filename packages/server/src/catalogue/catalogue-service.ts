@@ -66,6 +66,9 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
 
   /** A provider tools may be declared under: a built-in one, or the tenant's own. */
   async function requireToolProvider(tenantId: string, providerId: string) {
+    const canonical = catalogue.builtIn.providers.canonicalId(providerId);
+    // Tool names start with the provider's id: an alias would give a built-in provider tools under a second name.
+    if (canonical !== providerId) throw new BrokerError("unprocessable", `provider "${providerId}" is an alias of "${canonical}": declare its tools under "${canonical}"`, { provider: canonical });
     if (!builtInProvider(providerId) && !(await queries.findProvider(tenantId, providerId))) throw notFound(`provider "${providerId}"`);
   }
 
@@ -113,7 +116,11 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
 
     async createProvider(tenantId: string, input: DeclarationInput, actor: AuditActor): Promise<StoredProvider> {
       const declaration = await checks.provider(input.declaration);
-      if (builtInProvider(declaration.id)) throw invalidDeclaration([{ field: "/id", message: `"${declaration.id}" is a built-in provider; choose another id` }], "provider");
+      if (builtInProvider(declaration.id)) {
+        const canonical = catalogue.builtIn.providers.canonicalId(declaration.id);
+        const what = canonical === declaration.id ? "a built-in provider" : `an alias of the built-in provider "${canonical}"`;
+        throw invalidDeclaration([{ field: "/id", message: `"${declaration.id}" is ${what}; choose another id` }], "provider");
+      }
       const at = now();
       const provider: StoredProvider = { id: randomUUID(), tenantId, env: input.env ?? "both", declaration, createdAt: at, updatedAt: at };
       await write(tenantId, async (trx) => {

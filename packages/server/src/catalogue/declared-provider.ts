@@ -88,6 +88,8 @@ export function providerFromDeclaration(declaration: ProviderDeclaration, tools:
   return {
     id: declaration.id,
     displayName: declaration.display_name,
+    ...(declaration.description !== undefined ? { description: declaration.description } : {}),
+    ...(declaration.icon !== undefined ? { icon: declaration.icon } : {}),
     authModes,
     apiBaseUrl: declaration.api_base_url,
     ...(declaration.auth.type === "oauth2" ? { oauth: oauthSettings(declaration.auth, hooks?.oauth) } : {}),

@@ -205,11 +205,14 @@ export function toolFromDeclaration(
   }
   return {
     name: declaration.name,
+    ...(declaration.title !== undefined ? { title: declaration.title } : {}),
     description: declaration.description,
     argumentsSchema: declaration.arguments_schema,
     risk: declaration.risk,
     sideEffect: declaration.side_effect,
     ...(declaration.destructive !== undefined ? { destructive: declaration.destructive } : {}),
+    ...(declaration.idempotent !== undefined ? { idempotent: declaration.idempotent } : {}),
+    ...(declaration.scopes !== undefined ? { scopes: declaration.scopes } : {}),
     authModes: provider.authModes,
     ...(insensitive.length ? { caseInsensitiveArguments: caseInsensitivePointers(insensitive) } : {}),
     buildRequest: completeRequest

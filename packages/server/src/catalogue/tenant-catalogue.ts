@@ -61,7 +61,10 @@ export function createTenantCatalogue({ builtIn, queries, compiler, clock }: Ten
       const added = ownTools.filter((entry) => entry.provider.id === provider.id).map((entry) => entry.tool);
       return added.length ? { ...provider, tools: [...provider.tools, ...added] } : provider;
     });
-    return { providers: providerCatalogueOf(allProviders), tools: toolCatalogueOf([...builtInEntries(), ...ownTools]) };
+    // The tenant's own tools after the built-in ones, in code-unit order of their names (whatever the
+    // database's collation): model-safe names go to the first tool that has them, the same on every instance.
+    const ordered = [...ownTools].sort((a, b) => (a.tool.name < b.tool.name ? -1 : a.tool.name > b.tool.name ? 1 : 0));
+    return { providers: providerCatalogueOf(allProviders), tools: toolCatalogueOf([...builtInEntries(), ...ordered]) };
   }
 
   const builtInEntries = () => builtIn.tools.names().map((name) => builtIn.tools.resolve(name));

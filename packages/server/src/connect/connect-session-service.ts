@@ -81,6 +81,8 @@ export function createConnectSessionService(deps: ConnectSessionDeps) {
     const options = await Promise.all(providers.list().map((provider) => optionOf(provider, creator.tenantId, creator.env)));
     if (!requested) return options.filter(connectable).map((option) => option.id);
     const known = options.map((option) => option.id);
+    // A provider alias (`github`) names its built-in provider; the session keeps the canonical id.
+    requested = requested.map((id) => (known.includes(id) ? id : providers.canonicalId(id)));
     requested.forEach((id, index) => {
       if (!known.includes(id)) throw fieldError(`/providers/${index}`, `is not a provider; known providers: ${known.join(", ")}`);
       if (!connectable(options.find((option) => option.id === id)!)) {

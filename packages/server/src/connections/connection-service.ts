@@ -10,6 +10,7 @@ import type { EventOutbox } from "../events/event-outbox.js";
 import type { TestOrLive } from "../ids.js";
 import { decodeCursor, encodeCursor, invalidCursor } from "../http/cursor.js";
 import { requireOAuthClient, type ResolvedProvider, type ScopedProviders } from "../providers/catalogue.js";
+import { canonicalProviderId } from "../providers/aliases.js";
 import { originChange, originsOf, describeChange } from "../providers/credential-origins.js";
 import type { UpstreamClient } from "../providers/upstream-client.js";
 import type { Store, Tx } from "../store/database.js";
@@ -249,6 +250,8 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       if (after && (typeof after.c !== "string" || typeof after.i !== "string")) throw invalidCursor();
       const connections = await queries.list(operator.tenantId, {
         ...filter,
+        // Connections are stored under the canonical id: a filter by alias (`github`) finds `scm`'s.
+        ...(filter.provider ? { provider: canonicalProviderId(filter.provider) } : {}),
         owner: visibleOwner(operator),
         after: after && { createdAt: after.c, id: after.i },
         limit: filter.limit + 1,

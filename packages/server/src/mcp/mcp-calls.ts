@@ -64,12 +64,14 @@ export function createMcpCalls(deps: McpCallDeps) {
 
   return {
     async call(call: McpToolCall): Promise<CallToolResult | InputRequiredResult> {
-      const { caller, name } = call;
+      const { caller } = call;
       // An unknown tool is a protocol error (the client asked for something that is not listed); every other refusal is a result.
       // The tenant's catalogue is read from the database: a store that is away is a failed call, like any other refusal.
-      const known = await deps.catalogue.view(caller).then(({ tools }) => tools.has(name), (thrown: unknown) => asToolFailure(thrown));
+      // The listed name (`scm_create_issue`), the dotted one and a provider alias's all name one tool, which runs under its dotted name.
+      const known = await deps.catalogue.view(caller).then(({ tools }) => tools.canonicalName(call.name) ?? null, (thrown: unknown) => asToolFailure(thrown));
       if (known instanceof BrokerError) return failed(known);
-      if (!known) throw invalidParams(`unknown tool "${name}"`);
+      if (known === null) throw invalidParams(`unknown tool "${call.name}"`);
+      const name = known;
       const args = call.arguments ?? {};
       const identity = { caller, toolName: name, arguments: args };
       const previous = call.requestState === undefined ? undefined : deps.requestStates.open(identity, call.requestState);

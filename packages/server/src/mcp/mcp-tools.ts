@@ -10,15 +10,23 @@ import type { PolicyService } from "../policy/policy-service.js";
 import type { AgentCaller } from "../tools/caller.js";
 import type { CatalogueTool, ScopedTools } from "../tools/tool-catalogue.js";
 
-/** Keys of `_meta` on each tool, under the broker's own prefix as MCP asks of extensions. */
-export const TOOL_META = { provider: "dev.toolbroker/provider", risk: "dev.toolbroker/risk", approval: "dev.toolbroker/approval" } as const;
+/** Keys of `_meta` on each tool, under the broker's own prefix as MCP asks of extensions. `name`: the dotted name policies and audit use. */
+export const TOOL_META = { provider: "dev.toolbroker/provider", risk: "dev.toolbroker/risk", approval: "dev.toolbroker/approval", name: "dev.toolbroker/name" } as const;
 
 type McpToolDeps = { catalogue: ScopedTools; policies: Pick<PolicyService, "current"> };
 
-/** "delete_repository" of GitHub → "GitHub: Delete repository". */
+/** The declared title with its provider ("Gmail: Send a message"), else "delete_repository" of GitHub → "GitHub: Delete repository". */
 function titleOf({ tool, provider }: CatalogueTool): string {
+  if (tool.title) return tool.title.startsWith(provider.displayName) ? tool.title : `${provider.displayName}: ${tool.title}`;
   const operation = tool.name.slice(tool.name.indexOf(".") + 1).replaceAll("_", " ");
   return `${provider.displayName}: ${operation.charAt(0).toUpperCase()}${operation.slice(1)}`;
+}
+
+/** The provider's declared icon as MCP `icons`; a data: URI says its type, an https URL is left to the client. */
+function iconsOf({ provider }: CatalogueTool): Tool["icons"] {
+  if (!provider.icon) return undefined;
+  const mimeType = /^data:(image\/[a-z+]+);/.exec(provider.icon)?.[1];
+  return [{ src: provider.icon, ...(mimeType ? { mimeType } : {}) }];
 }
 
 /** "always", "sometimes" (it depends on the arguments) or "never". */
@@ -33,24 +41,31 @@ const APPROVAL_NOTES = {
   never: "",
 };
 
-export function describeTool(entry: CatalogueTool, effects: Set<PolicyEffect>): Tool {
+/**
+ * `name` is the model-safe name (`scm_create_issue`, see tools/model-safe-names.ts): model APIs
+ * refuse dots, and many MCP hosts hand MCP names to them unchanged.
+ */
+export function describeTool(entry: CatalogueTool, effects: Set<PolicyEffect>, name: string): Tool {
   const { tool, provider } = entry;
   const approval = approvalOf(effects);
   const reads = tool.sideEffect === "read";
+  const icons = iconsOf(entry);
   return {
-    name: tool.name,
+    name,
     title: titleOf(entry),
     description: `${tool.description}${APPROVAL_NOTES[approval]}`,
     inputSchema: { type: "object", ...tool.argumentsSchema } as Tool["inputSchema"],
+    ...(icons ? { icons } : {}),
     annotations: {
       title: titleOf(entry),
       readOnlyHint: reads,
       destructiveHint: !reads && tool.destructive === true,
-      // Reads, and writes that delete or overwrite, leave the same state when repeated.
-      idempotentHint: reads || tool.destructive === true,
+      // Reads leave the same state when repeated; a write as declared, and without a declaration
+      // one that deletes or overwrites.
+      idempotentHint: reads || (tool.idempotent ?? tool.destructive === true),
       openWorldHint: true,
     },
-    _meta: { [TOOL_META.provider]: provider.id, [TOOL_META.risk]: tool.risk, [TOOL_META.approval]: approval },
+    _meta: { [TOOL_META.provider]: provider.id, [TOOL_META.risk]: tool.risk, [TOOL_META.approval]: approval, [TOOL_META.name]: tool.name },
   };
 }
 
@@ -64,7 +79,7 @@ export function createMcpTools({ catalogue, policies }: McpToolDeps) {
         const entry = tools.resolve(name);
         const effects = policy.possibleEffects({ toolName: name, risk: entry.tool.risk, agentAppId: caller.agentAppId, endUserId: caller.endUserId });
         if (effects.size === 1 && effects.has("deny")) continue;
-        listed.push(describeTool(entry, effects));
+        listed.push(describeTool(entry, effects, tools.safeNameOf(name) ?? name));
       }
       return listed;
     },

@@ -47,9 +47,9 @@ export type BuiltInProvider = {
 };
 
 export const BUILT_IN_PROVIDERS: readonly BuiltInProvider[] = [
-  { declaration: scmDeclaration, tools: scmTools, hooks: scmHooks },
-  { declaration: chatDeclaration, tools: chatTools, hooks: chatHooks },
-  { declaration: trackerDeclaration, tools: trackerTools, hooks: trackerHooks },
+  { declaration: scmDeclaration, tools: scmTools, hooks: scmHooks, aliases: ["github"] },
+  { declaration: chatDeclaration, tools: chatTools, hooks: chatHooks, aliases: ["slack"] },
+  { declaration: trackerDeclaration, tools: trackerTools, hooks: trackerHooks, aliases: ["linear"] },
   ...googleProviders,
   ...microsoftProviders,
   ...atlassianProviders,

@@ -9,7 +9,10 @@ import { BUILT_IN_PROVIDERS } from "./built-in.js";
 import type { OAuthSettings, ProviderDefinition, ToolDefinition } from "./provider-types.js";
 
 /** Built by the same code as a tenant's providers, with each built-in's hooks. */
-export const PROVIDERS: readonly ProviderDefinition[] = BUILT_IN_PROVIDERS.map(({ declaration, tools, hooks }) => providerFromDeclaration(declaration, tools, hooks));
+export const PROVIDERS: readonly ProviderDefinition[] = BUILT_IN_PROVIDERS.map(({ declaration, tools, hooks, aliases }) => ({
+  ...providerFromDeclaration(declaration, tools, hooks),
+  ...(aliases?.length ? { aliases } : {}),
+}));
 
 export type ResolvedProvider = ProviderDefinition & {
   apiBaseUrl: string;
@@ -56,12 +59,17 @@ export function providerCatalogueOf(resolved: readonly ResolvedProvider[]) {
   const providers = new Map(resolved.map((p) => [p.id, p]));
   const tools = new Map<string, { tool: ToolDefinition; provider: ResolvedProvider }>();
   for (const provider of providers.values()) for (const tool of provider.tools) tools.set(tool.name, { tool, provider });
+  // An id names its own provider first; an alias (`github`) the built-in one it stands for.
+  const aliased = new Map(resolved.flatMap((p) => (p.aliases ?? []).map((alias) => [alias, p] as const)));
+  const find = (id: string) => providers.get(id) ?? aliased.get(id);
 
   return {
     list: () => [...providers.values()],
-    has: (id: string) => providers.has(id),
+    has: (id: string) => find(id) !== undefined,
+    /** The id a provider is stored under, for an id or alias the catalogue knows; otherwise `id` as given. */
+    canonicalId: (id: string) => find(id)?.id ?? id,
     get(id: string): ResolvedProvider {
-      const provider = providers.get(id);
+      const provider = find(id);
       if (!provider) {
         const known = [...providers.keys()];
         throw new BrokerError("not_found", `provider "${id}" not found; known providers: ${known.join(", ")}`, { known_providers: known });

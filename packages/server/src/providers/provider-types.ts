@@ -57,6 +57,8 @@ export type SideEffect = "read" | "write";
 export type ToolDefinition = {
   /** `<provider>.<operation>` */
   name: string;
+  /** A short human title (MCP `title`), when declared. */
+  title?: string;
   description: string;
   /** JSON Schema of `arguments`; compiled once with Ajv. */
   argumentsSchema: Record<string, unknown>;
@@ -64,6 +66,10 @@ export type ToolDefinition = {
   sideEffect: SideEffect;
   /** A write that deletes or overwrites what was there (MCP's destructiveHint); repeating it changes nothing more. */
   destructive?: boolean;
+  /** Repeating the call with the same arguments changes nothing more (MCP's idempotentHint), when declared. */
+  idempotent?: boolean;
+  /** The OAuth scopes the tool needs, when declared. */
+  scopes?: readonly string[];
   authModes: AuthMode[];
   /**
    * JSON pointers into `arguments` of the fields the vendor compares case-insensitively (GitHub
@@ -84,6 +90,11 @@ export type ToolDefinition = {
 export type ProviderDefinition = {
   id: string;
   displayName: string;
+  /** One line on what it is, an https or data: icon (MCP `icons`), as declared. */
+  description?: string;
+  icon?: string;
+  /** Other ids that name a built-in provider (`github` for `scm`): see providers/aliases.ts. */
+  aliases?: readonly string[];
   authModes: AuthMode[];
   apiBaseUrl: string;
   oauth?: OAuthSettings;

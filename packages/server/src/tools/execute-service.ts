@@ -173,8 +173,11 @@ export function createExecuteService(deps: ExecuteDeps) {
   }
 
   return {
-    async execute(anyCaller: Caller, body: ExecuteRequest, options: ExecuteOptions = {}): Promise<ExecuteResult> {
+    async execute(anyCaller: Caller, named: ExecuteRequest, options: ExecuteOptions = {}): Promise<ExecuteResult> {
       const caller = await actingCaller(anyCaller);
+      // A tool named by its MCP name or a provider alias runs, is checked by policy and is recorded under its dotted name.
+      const { tools: catalogue } = await deps.catalogue.view(caller);
+      const body = { ...named, tool_name: catalogue.canonicalName(named.tool_name) ?? named.tool_name };
       const invocationId = uuidv7();
       const scope = body.idempotency_key
         ? { tenantId: caller.tenantId, env: caller.env, agentAppId: caller.agentAppId, endUserId: caller.endUserId, key: body.idempotency_key }

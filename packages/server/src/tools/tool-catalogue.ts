@@ -8,9 +8,10 @@ import { RE2JS } from "re2js";
 import addFormats from "ajv-formats";
 import { BrokerError } from "../errors.js";
 import type { ProviderCatalogue, ResolvedProvider } from "../providers/catalogue.js";
-import type { ToolDefinition } from "../providers/provider-types.js";
+import type { SideEffect, ToolDefinition, ToolRisk } from "../providers/provider-types.js";
 import { depthOf } from "../shared/json-depth.js";
 import { describeIssues } from "../shared/validation-issues.js";
+import { assignSafeNames, plainSafeName } from "./model-safe-names.js";
 
 export const MAX_ARGUMENT_DEPTH = 16;
 
@@ -87,33 +88,84 @@ export function createToolCatalogue(providers: Pick<ProviderCatalogue, "tools">,
   return toolCatalogueOf(providers.tools().map(({ tool, provider }) => compile(tool, provider)));
 }
 
-/** Lookups over a set of compiled tools: the built-in ones, or those a tenant sees. */
+/** What GET /v1/tools may filter on; `query`: every word must appear in the name, title or description, ignoring case. */
+export type ToolFilter = { provider?: string | undefined; query?: string | undefined; risk?: ToolRisk | undefined; sideEffect?: SideEffect | undefined };
+
+/** One tool as listings show it (GET /v1/tools, the console, the client's adapters). */
+export function toolListing({ tool, provider }: CatalogueTool, mcpName: string) {
+  return {
+    name: tool.name,
+    mcp_name: mcpName,
+    title: tool.title ?? null,
+    description: tool.description,
+    provider: provider.id,
+    risk: tool.risk,
+    side_effect: tool.sideEffect,
+    destructive: tool.destructive === true,
+    idempotent: tool.idempotent ?? null,
+    scopes: [...(tool.scopes ?? [])],
+    auth_modes: tool.authModes,
+    arguments_schema: tool.argumentsSchema,
+  };
+}
+
+export type ToolListing = ReturnType<typeof toolListing>;
+
+/**
+ * Lookups over a set of compiled tools: the built-in ones, or those a tenant sees (built-in first,
+ * so a built-in tool keeps its model-safe name whatever a tenant declares).
+ */
 export function toolCatalogueOf(entries: readonly CatalogueTool[]) {
   const tools = new Map(entries.map((entry) => [entry.tool.name, entry]));
+  const safeNames = assignSafeNames([...tools.keys()]);
+  const bySafeName = new Map([...safeNames].map(([dotted, safe]) => [safe, dotted]));
+  const aliases = new Map(entries.flatMap(({ provider }) => (provider.aliases ?? []).map((alias) => [alias, provider.id] as const)));
+
+  /** The dotted name a caller means: the dotted name itself, its MCP name, or either with a provider alias (`github.create_issue`, `github_create_issue`). */
+  function canonicalName(name: string): string | undefined {
+    if (tools.has(name)) return name;
+    const safe = bySafeName.get(name);
+    if (safe) return safe;
+    const dot = name.indexOf(".");
+    if (dot > 0) {
+      const provider = aliases.get(name.slice(0, dot));
+      const renamed = provider && `${provider}${name.slice(dot)}`;
+      return renamed && tools.has(renamed) ? renamed : undefined;
+    }
+    for (const [alias, provider] of aliases) {
+      if (!name.startsWith(`${alias}_`)) continue;
+      const renamed = bySafeName.get(`${plainSafeName(provider)}${name.slice(alias.length)}`);
+      if (renamed) return renamed;
+    }
+    return undefined;
+  }
+
+  const words = (query: string | undefined) => (query ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+  const searchable = ({ tool }: CatalogueTool) => `${tool.name} ${safeNames.get(tool.name)} ${tool.title ?? ""} ${tool.description}`.toLowerCase();
 
   return {
-    /** `query`: every word must appear in the tool's name or description, ignoring case. */
-    list(provider?: string, query?: string) {
-      const words = (query ?? "").toLowerCase().split(/\s+/).filter(Boolean);
-      const matches = ({ tool }: CatalogueTool) => words.every((word) => `${tool.name} ${tool.description}`.toLowerCase().includes(word));
+    /** Sorted by name, so pages of it (GET /v1/tools) stay in one order. */
+    list(filter: ToolFilter = {}): ToolListing[] {
+      const wanted = words(filter.query);
+      const provider = filter.provider === undefined ? undefined : (aliases.get(filter.provider) ?? filter.provider);
       return [...tools.values()]
-        .filter((entry) => (!provider || entry.provider.id === provider) && matches(entry))
-        .map(({ tool, provider: p }) => ({
-          name: tool.name,
-          description: tool.description,
-          provider: p.id,
-          risk: tool.risk,
-          side_effect: tool.sideEffect,
-          auth_modes: tool.authModes,
-          arguments_schema: tool.argumentsSchema,
-        }));
+        .filter((entry) => (provider === undefined || entry.provider.id === provider)
+          && (filter.risk === undefined || entry.tool.risk === filter.risk)
+          && (filter.sideEffect === undefined || entry.tool.sideEffect === filter.sideEffect)
+          && (wanted.length === 0 || wanted.every((word) => searchable(entry).includes(word))))
+        .sort((a, b) => (a.tool.name < b.tool.name ? -1 : a.tool.name > b.tool.name ? 1 : 0))
+        .map((entry) => toolListing(entry, safeNames.get(entry.tool.name)!));
     },
     resolve(name: string): CatalogueTool {
-      const entry = tools.get(name);
+      const canonical = canonicalName(name);
+      const entry = canonical === undefined ? undefined : tools.get(canonical);
       if (!entry) throw new BrokerError("not_found", `tool "${name}" not found; GET /v1/tools lists the tools you may call`);
       return entry;
     },
-    has: (name: string) => tools.has(name),
+    canonicalName,
+    /** The name MCP lists the tool under and model APIs accept (`gmail_send_message`). */
+    safeNameOf: (dottedName: string) => safeNames.get(dottedName),
+    has: (name: string) => canonicalName(name) !== undefined,
     names: () => [...tools.keys()],
     /** Throws 422 invalid_tool_args naming each failing field. */
     validateArguments(entry: CatalogueTool, args: Record<string, unknown>) {

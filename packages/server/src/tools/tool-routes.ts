@@ -8,6 +8,7 @@ import type { ContinueService } from "./continue-service.js";
 import type { ExecuteResult as ExecuteOutcome, ExecuteService } from "./execute-service.js";
 import type { InvocationReader } from "./invocation-reader.js";
 import type { ScopedTools } from "./tool-catalogue.js";
+import { DEFAULT_TOOL_PAGE, MAX_TOOL_PAGE, NextCursor, pageOfTools, ToolListFilters } from "./tool-list-query.js";
 import { ContinueBody, ExecuteBody, ExecuteResult, Invocation, Tool } from "./tool-schemas.js";
 
 type ToolRouteDeps = {
@@ -59,12 +60,12 @@ export function registerToolRoutes(app: App, deps: ToolRouteDeps) {
       schema: {
         tags,
         summary: "The tool catalogue: names, argument schemas and risk, ready for an LLM",
-        description: "`q` keeps the tools whose name or description contains every word of it (case-insensitive), for agents that pick from a large catalogue.",
-        querystring: Type.Object(
-          { provider: Type.Optional(Type.String({ maxLength: 50 })), q: Type.Optional(Type.String({ maxLength: 200, description: "Words to search names and descriptions for, e.g. `create issue`" })) },
-          { additionalProperties: false },
-        ),
-        response: { 200: Type.Object({ data: Type.Array(Tool) }), ...errorResponses(400, 401) },
+        description:
+          "Sorted by name. `q` keeps the tools whose name, MCP name, title or description contains every word of it (case-insensitive); `provider` (an id or an alias such as `github`), " +
+          "`risk` and `side_effect` filter. Without `limit` and `cursor` every matching tool comes in one page (`next_cursor` null), as before pages existed; " +
+          `with them, at most \`limit\` (default ${DEFAULT_TOOL_PAGE}, at most ${MAX_TOOL_PAGE}) and \`next_cursor\` for the rest. 400 invalid_request for an unknown parameter, a bad value or a cursor this API did not return.`,
+        querystring: Type.Object({ provider: Type.Optional(Type.String({ maxLength: 50, description: "A provider id or alias" })), ...ToolListFilters }, { additionalProperties: false }),
+        response: { 200: Type.Object({ data: Type.Array(Tool), next_cursor: NextCursor }), ...errorResponses(400, 401) },
       },
     },
     async (request) => {
@@ -72,7 +73,8 @@ export function registerToolRoutes(app: App, deps: ToolRouteDeps) {
       const credential = request.credential;
       const env = credential.kind === "operator" ? undefined : credential.env;
       const { tools } = await deps.catalogue.view({ tenantId: credential.tenantId, env });
-      return { data: tools.list(request.query.provider, request.query.q) };
+      const { provider, q, risk, side_effect: sideEffect } = request.query;
+      return pageOfTools(tools.list({ provider, query: q, risk, sideEffect }), request.query);
     },
   );
 

@@ -5,7 +5,11 @@ const NullableUuid = Type.Union([Uuid, Type.Null()]);
 
 export const ExecuteBody = Type.Object(
   {
-    tool_name: Type.String({ minLength: 1, maxLength: 200, description: "`<provider>.<operation>`, e.g. scm.get_authenticated_user" }),
+    tool_name: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: "`<provider>.<operation>`, e.g. scm.get_authenticated_user; its MCP name (`scm_get_authenticated_user`) and a provider alias (`github.get_authenticated_user`) name the same tool",
+    }),
     arguments: Type.Object({}, { additionalProperties: true, description: "The tool's arguments (see GET /v1/tools); may be empty" }),
     connected_account_id: Type.Optional(NullableUuid),
     secret_item_id: Type.Optional(NullableUuid),
@@ -36,11 +40,19 @@ export const ExecuteResult = Type.Object(
 );
 
 export const Tool = Type.Object({
-  name: Type.String(),
+  name: Type.String({ description: "`<provider>.<operation>`: the name execute, policies and audit use" }),
+  mcp_name: Type.String({
+    pattern: "^[a-zA-Z0-9_-]{1,64}$",
+    description: "The name MCP lists it under and model APIs accept (`gmail_send_message`): unique in the tenant's catalogue; execute and MCP tools/call take either",
+  }),
+  title: Type.Union([Type.String(), Type.Null()], { description: "A short human title, when declared" }),
   description: Type.String(),
-  provider: Type.String(),
+  provider: Type.String({ description: "The provider's id (canonical: `scm`, never its alias `github`)" }),
   risk: StringEnum(["low", "high"] as const),
   side_effect: StringEnum(["read", "write"] as const),
+  destructive: Type.Boolean({ description: "It deletes or overwrites what was there" }),
+  idempotent: Type.Union([Type.Boolean(), Type.Null()], { description: "Repeating it with the same arguments changes nothing more; null when not declared" }),
+  scopes: Type.Array(Type.String(), { description: "The OAuth scopes it needs, when declared" }),
   auth_modes: Type.Array(StringEnum(["oauth2", "api_key"] as const)),
   arguments_schema: Type.Object({}, { additionalProperties: true, description: "JSON Schema of `arguments`" }),
 });

@@ -186,7 +186,7 @@ describeEachDatabase("GET /v1/tools", (kind) => {
     for (const cursor of ["not-a-cursor", Buffer.from(JSON.stringify({ after: 42 })).toString("base64url"), Buffer.from(JSON.stringify({ seq: 1 })).toString("base64url")]) {
       const refused = await list(`?limit=5&cursor=${cursor}`);
       expectError(refused, 400, "invalid_request");
-      expect(refused.body.error.details).toMatchObject({ fields: [{ field: "/cursor" }] });
+      expect((refused.body as unknown as { error: { details: unknown } }).error.details).toMatchObject({ fields: [{ field: "/cursor" }] });
     }
   });
 

@@ -8,9 +8,12 @@ import type { AccessFailure, OAuthState } from "../oauth-state.js";
 
 export type CredentialCheck = { ok: true; kind: "access_token" | "api_key" } | { ok: false; reason: AccessFailure };
 
-/** Every string the request could be presenting as its credential. */
+/**
+ * Every string the request could be presenting as its credential: the Authorization header's,
+ * the declared API key header's, and every query value (Trello sends its key and token as two).
+ */
 function presented(req: FakeRequest, auth: ProviderDeclaration["auth"]): string[] {
-  const found: string[] = [];
+  const found: string[] = req.queryEntries.map(([, value]) => value);
   const authorization = header(req, "authorization");
   if (authorization) found.push(...fromAuthorization(authorization));
   if (auth.type === "api_key") {
@@ -43,6 +46,8 @@ export function checkCredential(
 ): CredentialCheck {
   const candidates = presented(req, auth);
   if (candidates.length === 0) return { ok: false, reason: "missing" };
+  // A key issued as `<key>:<token>` may travel as its two parts.
+  for (const key of apiKeys) if (key.includes(":") && key.split(":").every((part) => candidates.includes(part))) return { ok: true, kind: "api_key" };
   let failure: AccessFailure = "unknown";
   for (const candidate of candidates) {
     if (apiKeys.has(candidate)) return { ok: true, kind: "api_key" };

@@ -28,6 +28,8 @@ export type ApiContext = {
   pathPrefix: string;
   /** Query parameters the credential travels in. */
   credentialQuery: ReadonlySet<string>;
+  /** The declaration's identity request: answered with the sandbox user at its pointers. */
+  identity: ProviderDeclaration["identity"];
 };
 
 /** What the sandbox noted about a call, on top of what every fake records. */
@@ -49,6 +51,11 @@ export async function handleDescribedApi(context: ApiContext, req: FakeRequest, 
     return answer(context, res, route, "", req);
   }
   const match = matchOperation(context, req.method, req.path);
+  if (isIdentityRequest(context, req)) {
+    verdict.operationId = match?.operation.operationId ?? "identity";
+    const sampled = match ? sampleResponse(context.description, match.operation, () => false).body : {};
+    return answer(context, res, { status: 200, body: withIdentity(context, sampled) }, "", req);
+  }
   if (!match) {
     verdict.problems.push(`no operation of the description matches ${req.method} ${req.path}`);
     return answer(context, res, context.vendor.errors.notFound, `${req.method} ${req.path} is not an operation of this API`, req);
@@ -62,7 +69,7 @@ export async function handleDescribedApi(context: ApiContext, req: FakeRequest, 
       headers: req.headers,
       contentType: String(header(req, "content-type") ?? ""),
       text: req.text,
-      credentialQuery: context.credentialQuery,
+      credentialQuery: credentialQueryOf(context, req),
     }),
   );
   if (verdict.problems.length > 0) return answer(context, res, context.vendor.errors.invalidRequest, verdict.problems.join("; "), req);
@@ -87,6 +94,44 @@ function matchOperation(context: ApiContext, method: string, path: string): { op
     }
   }
   return undefined;
+}
+
+/** The declared credential parameters, and any query parameter carrying (part of) a key the sandbox issued (Trello's key and token). */
+function credentialQueryOf(context: ApiContext, req: FakeRequest): ReadonlySet<string> {
+  const parts = new Set([...context.apiKeys].flatMap((key) => [key, ...key.split(":")]));
+  const carrying = req.queryEntries.filter(([, value]) => parts.has(value) || context.core.state.kindOf(value) !== undefined).map(([name]) => name);
+  return new Set([...context.credentialQuery, ...carrying]);
+}
+
+/** GET of the declaration's identity path (how a new connection learns its account), whether or not the description has it. */
+function isIdentityRequest(context: ApiContext, req: FakeRequest): boolean {
+  if (!context.identity || req.method !== "GET") return false;
+  const base = context.basePath.exec(req.path);
+  return (base ? req.path.slice(base[0].length) : req.path) === context.identity.path;
+}
+
+/** The sampled identity answer with the sandbox user's id and name at the declaration's pointers. */
+function withIdentity(context: ApiContext, sampled: unknown): unknown {
+  const user = context.core.currentUser();
+  let body: unknown = sampled && typeof sampled === "object" ? structuredClone(sampled) : {};
+  body = setPointer(body, context.identity!.account_id, user.id ?? "sandbox-user");
+  if (context.identity!.display_name) body = setPointer(body, context.identity!.display_name, user.email ?? user.name ?? "sandbox user");
+  return body;
+}
+
+function setPointer(root: unknown, pointer: string, value: unknown): unknown {
+  const tokens = pointer.split("/").slice(1).map((token) => token.replaceAll("~1", "/").replaceAll("~0", "~"));
+  if (tokens.length === 0) return value;
+  let container: any = root;
+  tokens.forEach((token, index) => {
+    const key = Array.isArray(container) ? Number(token) : token;
+    if (index === tokens.length - 1) container[key] = value;
+    else {
+      if (!container[key] || typeof container[key] !== "object") container[key] = /^\d+$/.test(tokens[index + 1]!) ? [] : {};
+      container = container[key];
+    }
+  });
+  return root;
 }
 
 function safeDecode(value: string): string {

@@ -98,6 +98,7 @@ export async function startDescribedSandbox(options: DescribedSandboxOptions): P
     basePath: basePathPattern(basePath),
     pathPrefix,
     credentialQuery,
+    identity: declaration.identity,
   };
   const server = await startServer(async (req, res) => {
     if (variant && req.method === "GET" && req.path === variant.authorizePath) return core.handleAuthorize(req, res, authorizeRules(variant));
@@ -114,7 +115,7 @@ export async function startDescribedSandbox(options: DescribedSandboxOptions): P
     descriptionSource: description.source,
     apiKeys,
     issueApiKey: () => {
-      const key = (vendor.apiKey?.keyTemplate ?? "sbx_key_{random}").replace("{random}", randomAlphanumeric(32));
+      const key = (vendor.apiKey?.keyTemplate ?? "sbx_key_{random}").replace(/\{random\}/g, () => randomAlphanumeric(32));
       apiKeys.add(key);
       core.state.rememberSecret(key);
       return key;

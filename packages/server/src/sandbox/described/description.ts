@@ -115,6 +115,8 @@ export function derivedDescription(tools: readonly ToolDeclaration[], pathPrefix
     ];
     const operation: JsonObject = {
       operationId: tool.name,
+      // What the tool's mapping reads, so a generated answer has a value at each pointer.
+      "x-toolbroker-response": { root: tool.response?.root ?? "", fields: Object.values(tool.response?.fields ?? {}) },
       parameters,
       responses: { "200": { description: "OK", content: { "application/json": { schema: tool.response?.schema ?? { type: "object" } } } } },
     };

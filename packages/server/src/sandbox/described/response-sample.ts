@@ -26,7 +26,34 @@ export function sampleResponse(description: IndexedDescription, operation: Descr
   const [contentType, media] = entry as [string, JsonObject];
   const schema = (media.schema ?? {}) as JsonObject;
   for (const example of examplesOf(description, media)) if (fits(schema, example)) return { status, contentType, body: example };
-  return { status, contentType, body: sampleSchema(description, schema, "", 0, []) ?? {} };
+  const body = sampleSchema(description, schema, "", 0, []) ?? {};
+  return { status, contentType, body: fillMappedPointers(body, operation.operation["x-toolbroker-response"]) };
+}
+
+/** A derived operation's answer gets a value wherever the tool's mapping will look (its schema may not name those fields). */
+function fillMappedPointers(body: unknown, mapping: { root: string; fields: string[] } | undefined): unknown {
+  if (!mapping || !body || typeof body !== "object") return body;
+  const tokens = (pointer: string) => pointer.split("/").slice(1).map((token) => token.replaceAll("~1", "/").replaceAll("~0", "~"));
+  let root: any = body;
+  for (const token of tokens(mapping.root)) {
+    if (root[token] === undefined || typeof root[token] !== "object") root[token] = {};
+    root = root[token];
+  }
+  for (const element of Array.isArray(root) ? root : [root]) {
+    if (!element || typeof element !== "object") continue;
+    for (const field of mapping.fields) {
+      let container: any = element;
+      const path = tokens(field);
+      path.forEach((token, index) => {
+        if (index === path.length - 1) container[token] ??= `${token}-sample`;
+        else {
+          if (!container[token] || typeof container[token] !== "object") container[token] = {};
+          container = container[token];
+        }
+      });
+    }
+  }
+  return body;
 }
 
 function examplesOf(description: IndexedDescription, media: JsonObject): unknown[] {
@@ -61,7 +88,8 @@ export function sampleSchema(description: IndexedDescription, raw: unknown, name
   const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== "null") : schema.type;
   if (type === "object" || (!type && schema.properties)) return sampleObject(description, schema, depth, refs);
   if (type === "array") {
-    const item = sampleSchema(description, schema.items, name, depth + 1, refs);
+    // An array without `items` says nothing of its elements; one empty object stands for them.
+    const item = schema.items === undefined ? {} : sampleSchema(description, schema.items, name, depth + 1, refs);
     if (item === undefined) return [];
     return Array.from({ length: Math.max(1, Math.min(Number(schema.minItems ?? 1), 3)) }, () => item);
   }
@@ -90,6 +118,7 @@ function sampleObject(description: IndexedDescription, schema: JsonObject, depth
     const value = sampleSchema(description, propertySchema, property, depth + 1, refs);
     if (value !== undefined) out[property] = value;
   }
+  for (const property of required) if (!(property in out)) out[property] = `${property}-sample`;
   return out;
 }
 

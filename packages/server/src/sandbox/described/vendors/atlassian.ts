@@ -66,9 +66,9 @@ const asana: DescribedVendor = {
   user: { id: "1200000000000000", name: "Ada Lovelace", email: "ada@example.com" },
 };
 
-/** Trello's OAuth is 1.0a, so the broker uses an API key and a user token (Trello's own choice for scripts). */
+/** Trello's OAuth is 1.0a, so the broker uses an API key and a user token (`<key>:<token>`, sent as the key and token query parameters). */
 const trello: DescribedVendor = {
-  apiKey: { keyTemplate: "ATTA{random}" },
+  apiKey: { keyTemplate: "{random}:ATTA{random}" },
   errors: {
     unauthorized: { status: 401, body: "invalid token", headers: { "content-type": "text/plain; charset=utf-8" } },
     invalidRequest: { status: 400, body: "{message}", headers: { "content-type": "text/plain; charset=utf-8" } },

@@ -1,0 +1,61 @@
+/**
+ * Every built-in tool, with its declared example arguments, executed through the broker against
+ * its provider's sandbox: 200 with a non-empty result, one audit event and one usage event for
+ * the invocation, and exactly one request at the sandbox, which the described sandboxes found
+ * valid against the vendor's description. One connection (or API key) per provider, shared by its tools.
+ */
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { BUILT_IN_PROVIDERS, type BuiltInProvider } from "../src/providers/built-in.js";
+import { putPolicy } from "./support/approvals.js";
+import { describeEachDatabase } from "./support/databases.js";
+import { handleFor, sandboxOf, type Handle } from "./support/described/every-tool.js";
+import { asOperator, call } from "./support/http.js";
+import { execute, meteredExecutionsOf, startToolWorld, type ToolWorld } from "./support/tool-execution.js";
+
+const CASES = BUILT_IN_PROVIDERS.flatMap((provider) => provider.tools.map((tool) => ({ provider, tool: tool.name })));
+
+function isEmpty(value: unknown): boolean {
+  if (value === null || value === undefined || value === "") return true;
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value === "object") return Object.keys(value).length === 0;
+  return false;
+}
+
+describeEachDatabase("every built-in tool against its sandbox", (kind) => {
+  let world: ToolWorld;
+  const handles = new Map<string, Promise<Handle>>();
+
+  beforeAll(async () => {
+    world = await startToolWorld(kind);
+    // High-risk tools would wait for a person; this test is about the request each tool sends.
+    await putPolicy(world.broker, world.tenant, [{ id: "every-tool", effect: "allow", tools: ["*"] }]);
+  }, 60_000);
+  afterAll(() => world?.close());
+
+  const handleOf = (provider: BuiltInProvider) => {
+    const id = provider.declaration.id;
+    if (!handles.has(id)) handles.set(id, handleFor(world, provider));
+    return handles.get(id)!;
+  };
+
+  it.each(CASES)("$tool", async ({ provider, tool }) => {
+    const example = provider.examples?.[tool];
+    expect(example, `${tool} has no example arguments (BuiltInProvider.examples)`).toBeDefined();
+    const handle = await handleOf(provider);
+    const sandbox = sandboxOf(world.fakes, provider.declaration.id);
+    const before = sandbox.stats.apiCalls.length;
+
+    const result = await execute(world.broker, world.jwt, { tool_name: tool, arguments: example, ...handle });
+    const calls = sandbox.stats.apiCalls.slice(before);
+    const problems = calls.flatMap((recorded) => recorded.problems ?? []);
+    expect({ status: result.status, problems }, result.text).toEqual({ status: 200, problems: [] });
+    expect(calls, "the sandbox saw exactly one request for the call").toHaveLength(1);
+    expect(isEmpty(result.body.result), `${tool} answered an empty result`).toBe(false);
+
+    const invocationId = result.body.invocation_id as string;
+    const audit = await call(world.broker, "GET", `/v1/audit?tool=${encodeURIComponent(tool)}&limit=50`, asOperator(world.tenant));
+    expect(audit.body.data.filter((event: { target?: { id?: string } }) => event.target?.id === invocationId).map((event: { action: string }) => event.action)).toEqual(["tool.executed"]);
+    const metered = (await meteredExecutionsOf(world.broker, world.tenant.tenantId)).filter((execution) => execution.invocation_id === invocationId);
+    expect(metered.map((execution) => execution.tool_name)).toEqual([tool]);
+  });
+});

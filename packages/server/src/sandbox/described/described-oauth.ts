@@ -30,7 +30,19 @@ function tokenParams(req: FakeRequest): Record<string, string> {
   return { ...req.fields };
 }
 
-export async function handleTokenRequest(core: ProviderCore<SandboxUser>, variant: OAuthVariant, origin: string, req: FakeRequest, res: ServerResponse): Promise<void> {
+/**
+ * An OpenID Connect ID token for `{id_token}` in a vendor's token fields: issued by the sandbox's
+ * origin for the client, naming the user. Signed with nothing real: a client takes an ID token from
+ * the token endpoint itself without checking its signature (OIDC Core 3.1.3.7).
+ */
+function idTokenFor(origin: string, clientId: string, user: SandboxUser, now: number): string {
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const seconds = Math.floor(now / 1000);
+  const claims = { iss: origin, aud: clientId, sub: user.id, email: user.email, email_verified: true, name: user.name, iat: seconds, exp: seconds + 3600 };
+  return [part({ alg: "RS256", kid: "sandbox", typ: "JWT" }), part(claims), Buffer.from("sandbox-signature").toString("base64url")].join(".");
+}
+
+export async function handleTokenRequest(core: ProviderCore<SandboxUser>, variant: OAuthVariant, origin: string, req: FakeRequest, res: ServerResponse, now: () => number = Date.now): Promise<void> {
   if (await core.interceptToken(res)) return;
   const noStore = { "cache-control": "no-store", pragma: "no-cache" };
   const fail = (status: number, error: string, description: string) => sendJson(res, status, { error, error_description: description }, noStore);
@@ -42,7 +54,13 @@ export async function handleTokenRequest(core: ProviderCore<SandboxUser>, varian
 
   const answer = (tokens: IssuedTokens<SandboxUser>, grantType: "authorization_code" | "refresh_token", refreshToken: string | undefined) => {
     core.stats.tokenGrants.push({ grantType, clientId: credentials.clientId! });
-    const values = { origin, "grant.scope": tokens.grant.scope, ...userValues(tokens.grant.user) };
+    const values = {
+      origin,
+      client_id: credentials.clientId!,
+      "grant.scope": tokens.grant.scope,
+      id_token: idTokenFor(origin, credentials.clientId!, tokens.grant.user, now()),
+      ...userValues(tokens.grant.user),
+    };
     const separator = variant.scopeSeparator === undefined ? " " : variant.scopeSeparator;
     const body = {
       access_token: tokens.accessToken,

@@ -102,7 +102,7 @@ export async function startDescribedSandbox(options: DescribedSandboxOptions): P
   };
   const server = await startServer(async (req, res) => {
     if (variant && req.method === "GET" && req.path === variant.authorizePath) return core.handleAuthorize(req, res, authorizeRules(variant));
-    if (variant && req.method === "POST" && req.path === variant.tokenPath) return handleTokenRequest(core, variant, origin, req, res);
+    if (variant && req.method === "POST" && req.path === variant.tokenPath) return handleTokenRequest(core, variant, origin, req, res, options.now);
     if (variant?.revokePath && req.method === "POST" && req.path === variant.revokePath) return handleRevokeRequest(core, req, res);
     if (req.path === "/favicon.ico") return sendText(res, 404, "Not Found");
     return handleDescribedApi(context, req, res);

@@ -9,8 +9,9 @@
  *
  * Strings in `extraTokenFields`, `errors` and `routes` bodies are templates: `{origin}` is the
  * sandbox's origin (http://127.0.0.1:PORT), `{message}` what was wrong (errors only), `{user.<field>}`
- * a field of the sandbox user, `{grant.scope}` the granted scopes; a string that is exactly one
- * placeholder is replaced by that value.
+ * a field of the sandbox user, `{grant.scope}` the granted scopes, and in token fields `{client_id}`
+ * and `{id_token}` (an OpenID Connect ID token from the sandbox's origin for that client, naming
+ * the user); a string that is exactly one placeholder is replaced by that value.
  */
 
 /** An answer the sandbox gives: status, JSON body (templates allowed) and headers. */

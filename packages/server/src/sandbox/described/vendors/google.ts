@@ -9,18 +9,6 @@ const googleError = (code: number, status: string, reason: string) => ({
 const user = { id: "108234567890123456789", name: "Ada Lovelace", email: "ada@example.com" };
 
 /**
- * The ID token Google's token endpoint adds to a code exchange when `openid` was asked (Sheets and
- * Docs name the account from it). Its signature is not checked by the broker (the token came
- * straight from the token endpoint), so the sandbox signs nothing.
- */
-const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
-const idToken = [
-  b64url({ alg: "RS256", kid: "sandbox", typ: "JWT" }),
-  b64url({ iss: "https://accounts.google.com", sub: user.id, email: user.email, email_verified: true, name: user.name, iat: 1_764_000_000, exp: 4_102_444_800 }),
-  Buffer.from("sandbox-signature").toString("base64url"),
-].join(".");
-
-/**
  * accounts.google.com/o/oauth2/v2/auth and oauth2.googleapis.com/token: a refresh token only with
  * access_type=offline, and none in refresh responses (the first one stays valid).
  */
@@ -35,7 +23,8 @@ const google: DescribedVendor = {
     refreshTokenOnlyWith: { param: "access_type", value: "offline" },
     accessTokenPrefix: "ya29.a0",
     refreshTokenPrefix: "1//0g",
-    extraCodeExchangeFields: { id_token: idToken },
+    // Google adds an ID token (sub, email) to a code exchange when openid was asked; Sheets and Docs name the account from it.
+    extraCodeExchangeFields: { id_token: "{id_token}" },
   },
   errors: {
     unauthorized: {

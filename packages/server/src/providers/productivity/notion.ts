@@ -118,27 +118,27 @@ const tools: ToolDeclaration[] = [
     ),
     risk: "low",
     side_effect: "read",
-    request: { method: "POST", path: "/v1/data_sources/{data_source_id}/query", body: { filter: "{filter}", sorts: "{sorts}", page_size: "{page_size}", start_cursor: "{start_cursor}" } },
+    // The hook adds the filter the JSON text holds.
+    request: { method: "POST", path: "/v1/data_sources/{data_source_id}/query", body: { sorts: "{sorts}", page_size: "{page_size}", start_cursor: "{start_cursor}" } },
     response: listResponse,
   },
   {
     name: "notion.create_page",
     title: "Create a page",
-    description: "Create a page under a page, or a row in a data source, with a title, other property values and text blocks as its content.",
+    description: "Create a page under a page, or a row in a data source, with a title and other property values; add its content with append_block_children.",
     arguments_schema: argumentsOf(
       {
         parent_type: choice("What the parent is: a page (a sub-page) or a data source (a new row)", ["page_id", "data_source_id"]),
         parent_id: notionId("parent page or data source"),
         title: requiredText("The page's title", 2000),
         properties: jsonObjectText("Other property values by property name, as Notion's page property values, e.g. {\"Status\": {\"status\": {\"name\": \"In progress\"}}} (rows only).", 50_000),
-        content: blockText,
-        content_type: blockType,
       },
       ["parent_type", "parent_id", "title"],
     ),
     risk: "low",
     side_effect: "write",
-    request: { method: "POST", path: "/v1/pages", body: { parent: { page_id: "{parent_id}" }, properties: "{properties}", children: "{content}" } },
+    // The hook names the parent by its kind and sends the properties (title included) as objects.
+    request: { method: "POST", path: "/v1/pages", body: { parent: { page_id: "{parent_id}" } } },
     response: pageResponse,
   },
   {
@@ -152,7 +152,8 @@ const tools: ToolDeclaration[] = [
     risk: "low",
     side_effect: "write",
     idempotent: true,
-    request: { method: "PATCH", path: "/v1/pages/{page_id}", body: { properties: "{properties}" } },
+    // The hook sends the properties the JSON text holds.
+    request: { method: "PATCH", path: "/v1/pages/{page_id}" },
     response: pageResponse,
   },
   {
@@ -165,7 +166,8 @@ const tools: ToolDeclaration[] = [
     ]),
     risk: "low",
     side_effect: "write",
-    request: { method: "PATCH", path: "/v1/blocks/{block_id}/children", body: { children: "{content}", after: "{after}" } },
+    // The hook makes each text entry a block.
+    request: { method: "PATCH", path: "/v1/blocks/{block_id}/children", body: { after: "{after}" } },
     response: listResponse,
   },
   {
@@ -195,7 +197,7 @@ const tools: ToolDeclaration[] = [
 /** Plain text as Notion blocks of one kind. */
 function textBlocks(entries: unknown, kind: unknown) {
   const type = kind === "bulleted_list_item" ? "bulleted_list_item" : "paragraph";
-  return (entries as string[]).map((content) => ({ object: "block", type, [type]: { rich_text: [{ type: "text", text: { content } }] } }));
+  return (entries as string[]).map((content) => ({ type, [type]: { rich_text: [{ type: "text", text: { content } }] } }));
 }
 
 type Body = Record<string, unknown>;
@@ -229,13 +231,11 @@ const hooks: ProviderHooks = {
     "notion.query_data_source": {
       request: (built, args) => (args.filter === undefined ? built : { ...built, body: { ...(built.body as Body), filter: parseJsonObject(args, "filter") } }),
     },
-    // The parent's kind, the title as a title property, other properties from JSON text, and text as blocks.
+    // The parent by its kind, and the title (the title property's id is always "title") beside the other properties.
     "notion.create_page": {
       request: (built, args) => {
         const properties = args.properties === undefined ? {} : parseJsonObject(args, "properties");
-        const body: Body = { parent: { [String(args.parent_type)]: args.parent_id }, properties: { ...properties, title: titleValue(args.title) } };
-        if (args.content !== undefined) body.children = textBlocks(args.content, args.content_type);
-        return { ...built, body };
+        return { ...built, body: { parent: { [String(args.parent_type)]: args.parent_id }, properties: { ...properties, title: titleValue(args.title) } } };
       },
     },
     "notion.update_page": { request: (built, args) => ({ ...built, body: { properties: parseJsonObject(args, "properties") } }) },
@@ -269,7 +269,7 @@ export const notion: BuiltInProvider = {
       sorts: [{ property: "Due", direction: "ascending" }],
       page_size: 20,
     },
-    "notion.create_page": { parent_type: "page_id", parent_id: PAGE_ID, title: "Meeting notes", content: ["Agenda: roadmap review", "Decisions: ship on Friday"] },
+    "notion.create_page": { parent_type: "page_id", parent_id: PAGE_ID, title: "Meeting notes" },
     "notion.update_page": { page_id: PAGE_ID, properties: JSON.stringify({ Status: { status: { name: "Done" } } }) },
     "notion.append_block_children": { block_id: PAGE_ID, content: ["Follow-up: send the summary"], content_type: "bulleted_list_item" },
     "notion.create_comment": { page_id: PAGE_ID, text: "Looks good to me." },

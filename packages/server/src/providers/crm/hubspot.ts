@@ -225,6 +225,12 @@ const tools: ToolDeclaration[] = [
 
 const hooks: ProviderHooks = {
   tools: {
+    // HubSpot answers an archive with 204 and no body: the result says what was archived.
+    "hubspot.delete_contact": { mapResponse: (_response, args) => ({ deleted: true, contact_id: args.contact_id }) },
+    // The answer lists association labels HubSpot created; what a caller needs is which records are now linked.
+    "hubspot.associate_records": {
+      mapResponse: (_response, args) => ({ associated: true, from_object: args.from_object, from_id: args.from_id, to_object: args.to_object, to_id: args.to_id }),
+    },
     // The association type is HubSpot's id for "note to <object>", and a note needs its timestamp.
     "hubspot.create_note": {
       request: (built, args) => {

@@ -146,7 +146,12 @@ const hooks: ProviderHooks = {
   tools: {
     // The record's fields arrive as JSON text (a model-safe argument) and are sent as the object they hold.
     "salesforce.create_record": { request: (built, args) => ({ ...built, body: parseJsonObject(args, "fields") }) },
-    "salesforce.update_record": { request: (built, args) => ({ ...built, body: parseJsonObject(args, "fields") }) },
+    "salesforce.update_record": {
+      request: (built, args) => ({ ...built, body: parseJsonObject(args, "fields") }),
+      // Salesforce answers an update and a delete with 204 and no body: the result says what was done.
+      mapResponse: (_response, args) => ({ updated: true, sobject: args.sobject, record_id: args.record_id }),
+    },
+    "salesforce.delete_record": { mapResponse: (_response, args) => ({ deleted: true, sobject: args.sobject, record_id: args.record_id }) },
     "salesforce.describe_sobject": {
       mapResponse: ({ body }) => {
         const described = body as { name: string; label?: string; fields: DescribeField[] };

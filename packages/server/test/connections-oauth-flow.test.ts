@@ -26,7 +26,7 @@ type ProviderCase = {
 
 const PROVIDERS: ProviderCase[] = [
   { provider: "scm", vendor: "GitHub", fake: (w) => w.fakes.github, displayName: DEFAULT_GITHUB_USER.login, defaultScopes: ["repo", "read:user"], separator: " ", tool: "scm.get_authenticated_user" },
-  { provider: "chat", vendor: "Slack", fake: (w) => w.fakes.slack, displayName: DEFAULT_SLACK_USER.teamName, defaultScopes: ["channels:read", "chat:write"], separator: ",", tool: "chat.list_channels" },
+  { provider: "chat", vendor: "Slack", fake: (w) => w.fakes.slack, displayName: DEFAULT_SLACK_USER.teamName, defaultScopes: ["channels:read", "chat:write", "channels:history", "users:read", "reactions:write"], separator: ",", tool: "chat.list_channels" },
   { provider: "tracker", vendor: "Linear", fake: (w) => w.fakes.linear, displayName: DEFAULT_LINEAR_USER.email, defaultScopes: ["read", "write"], separator: ",", tool: "tracker.list_issues" },
 ];
 

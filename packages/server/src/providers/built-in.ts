@@ -7,15 +7,17 @@
 import type { ProviderDeclaration, ToolDeclaration } from "../catalogue/declaration-schema.js";
 import { atlassianProviders } from "./atlassian/index.js";
 import { chatDeclaration, chatTools } from "./chat/chat-declaration.js";
+import { chatExamples } from "./chat/chat-more-tools.js";
 import { chatHooks } from "./chat/chat-hooks.js";
 import { crmProviders } from "./crm/index.js";
 import { googleProviders } from "./google/index.js";
 import { microsoftProviders } from "./microsoft/index.js";
 import { productivityProviders } from "./productivity/index.js";
 import type { ProviderHooks } from "./provider-types.js";
-import { scmDeclaration, scmTools } from "./scm/scm-declaration.js";
+import { scmDeclaration, scmExamples, scmTools } from "./scm/scm-declaration.js";
 import { scmHooks } from "./scm/scm-hooks.js";
 import { trackerDeclaration, trackerTools } from "./tracker/tracker-declaration.js";
+import { trackerExamples } from "./tracker/tracker-more-tools.js";
 import { trackerHooks } from "./tracker/tracker-hooks.js";
 
 /**
@@ -47,9 +49,9 @@ export type BuiltInProvider = {
 };
 
 export const BUILT_IN_PROVIDERS: readonly BuiltInProvider[] = [
-  { declaration: scmDeclaration, tools: scmTools, hooks: scmHooks, aliases: ["github"] },
-  { declaration: chatDeclaration, tools: chatTools, hooks: chatHooks, aliases: ["slack"] },
-  { declaration: trackerDeclaration, tools: trackerTools, hooks: trackerHooks, aliases: ["linear"] },
+  { declaration: scmDeclaration, tools: scmTools, hooks: scmHooks, aliases: ["github"], examples: scmExamples },
+  { declaration: chatDeclaration, tools: chatTools, hooks: chatHooks, aliases: ["slack"], examples: chatExamples },
+  { declaration: trackerDeclaration, tools: trackerTools, hooks: trackerHooks, aliases: ["linear"], examples: trackerExamples },
   ...googleProviders,
   ...microsoftProviders,
   ...atlassianProviders,

@@ -1,8 +1,9 @@
-/** The GraphQL endpoint of the fake Linear (POST /graphql): viewer, teams, issues, issue, issueCreate. */
+/** The GraphQL endpoint of the fake Linear (POST /graphql): viewer, teams, issues, issue, issueCreate, issueUpdate, commentCreate. */
 import type { ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import { bearerToken, header, sendJson, type FakeRequest } from "./http.js";
 import { GraphQLSyntaxError, GraphQLValidationError, parseOperation, project, type Selection } from "./linear-graphql.js";
+import { createComment, LINEAR_MUTATIONS, mutationIssueRef, unknownState, updateIssue } from "./linear-mutations.js";
 import type { ProviderCore } from "./provider-core.js";
 import type { LinearUser } from "./types.js";
 
@@ -137,6 +138,15 @@ function firstInputError(ctx: LinearApiContext, type: "query" | "mutation", sele
         return inputError("Argument Validation Error", "Title is required.", selection.alias);
       }
     }
+    if (type === "mutation" && LINEAR_MUTATIONS.includes(selection.name) && !findIssue(ctx, mutationIssueRef(selection.name, selection.args))) {
+      return inputError("Entity not found: Issue", "Could not find referenced Issue.", selection.alias);
+    }
+    if (type === "mutation" && selection.name === "issueUpdate" && unknownState(findIssue(ctx, selection.args.id)!, ctx.store.teams, (selection.args.input ?? {}) as Record<string, unknown>)) {
+      return inputError("Entity not found: WorkflowState", "Could not find referenced WorkflowState.", selection.alias);
+    }
+    if (type === "mutation" && selection.name === "commentCreate" && typeof (selection.args.input as Record<string, unknown> | undefined)?.body !== "string") {
+      return inputError("Argument Validation Error", "Body is required.", selection.alias);
+    }
     if (type === "query" && selection.name === "issue" && !findIssue(ctx, selection.args.id)) {
       return inputError("Entity not found: Issue", "Could not find referenced Issue.", selection.alias);
     }
@@ -167,6 +177,16 @@ function resolveField(ctx: LinearApiContext, type: "query" | "mutation", selecti
     const team = ctx.store.teams.find((candidate) => candidate.id === input.teamId || candidate.key === input.teamId)!;
     const issue = ctx.store.createIssue(team, { title: input.title, description: input.description ?? null, creator: viewer });
     return { __typename: "IssuePayload", success: true, lastSyncId: ctx.store.issues.length + 1000, issue };
+  }
+  if (type === "mutation" && selection.name === "issueUpdate") {
+    const issue = findIssue(ctx, args.id)!;
+    updateIssue(issue, ctx.store.teams, (args.input ?? {}) as Record<string, unknown>, new Date(ctx.now()).toISOString());
+    return { __typename: "IssuePayload", success: true, lastSyncId: ctx.store.issues.length + 1000, issue };
+  }
+  if (type === "mutation" && selection.name === "commentCreate") {
+    const input = args.input as Record<string, unknown>;
+    const comment = createComment(findIssue(ctx, input.issueId)!, input, userNode(viewer), new Date(ctx.now()).toISOString());
+    return { __typename: "CommentPayload", success: true, lastSyncId: ctx.store.issues.length + 1000, comment };
   }
   throw new GraphQLValidationError(`Cannot query field "${selection.name}" on type "${type === "query" ? "Query" : "Mutation"}".`);
 }

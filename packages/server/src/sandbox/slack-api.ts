@@ -3,6 +3,7 @@ import type { ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import { bearerToken, header, sendJson, type FakeRequest } from "./http.js";
 import type { ProviderCore } from "./provider-core.js";
+import { handleMoreSlackMethods, MORE_NEEDED_SCOPES, MORE_SLACK_METHODS } from "./slack-more-methods.js";
 import type { SlackUser } from "./types.js";
 
 export const SLACK_APP = { appId: "A0KRD7HC3", botUserId: "U0KRQLJ9H", botId: "B0KRQLJ9J", botName: "toolbroker" };
@@ -18,7 +19,7 @@ const CHANNELS: Channel[] = [
   { id: "C061EG9T2", name: "secret-project", isPrivate: true, isMember: false, isGeneral: false, topic: "", purpose: "", created: 1449252893 },
 ];
 /** Scopes a method needs, checked only when the token was granted some scopes. */
-const NEEDED_SCOPE: Record<string, string> = { "conversations.list": "channels:read", "chat.postMessage": "chat:write" };
+const NEEDED_SCOPE: Record<string, string> = { "conversations.list": "channels:read", "chat.postMessage": "chat:write", ...MORE_NEEDED_SCOPES };
 
 export type SlackApiContext = { core: ProviderCore<SlackUser>; now: () => number; messages: Map<string, unknown[]> };
 
@@ -42,7 +43,7 @@ export async function handleSlackMethod(ctx: SlackApiContext, method: string, re
     }
     sendJson(res, 200, body.ok ? ctx.core.echoInto(body, credential) : body, headers);
   };
-  if (!["auth.test", "conversations.list", "chat.postMessage"].includes(method)) {
+  if (!["auth.test", "conversations.list", "chat.postMessage", ...MORE_SLACK_METHODS].includes(method)) {
     return reply({ ok: false, error: "unknown_method", req_method: method });
   }
   const auth = ctx.core.state.authenticate(token);
@@ -57,6 +58,10 @@ export async function handleSlackMethod(ctx: SlackApiContext, method: string, re
   }
   const args: Record<string, unknown> = { ...req.query, ...(isObject(req.body) ? req.body : {}) };
   if (method === "auth.test") return reply(authTest(caller), caller);
+  if (MORE_SLACK_METHODS.includes(method)) {
+    const context = { messages: ctx.messages, channelIds: new Set(CHANNELS.filter((channel) => channel.isMember).map((channel) => channel.id)), botUserId: SLACK_APP.botUserId };
+    return reply(handleMoreSlackMethods(method, args, caller, context), caller);
+  }
   if (method === "conversations.list") return reply(listConversations(args, caller), caller);
   const posted = postMessage(ctx, args, caller);
   const contentType = header(req, "content-type") ?? "";

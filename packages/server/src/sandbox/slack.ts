@@ -8,6 +8,7 @@ import { clientCredentials, sendJson, sendText, startServer, type FakeRequest, t
 import { randomAlphanumeric, randomToken } from "./oauth-state.js";
 import { createProviderCore, providerEnv, splitScopes, type ProviderCore } from "./provider-core.js";
 import { handleSlackMethod, SLACK_APP, slackToken } from "./slack-api.js";
+import { seedSlackMessages } from "./slack-more-methods.js";
 import type { SlackFake, SlackUser } from "./types.js";
 
 export const DEFAULT_SLACK_USER: SlackUser = { id: "U061F7AUR", name: "wanda", teamId: "T9TK3CUKW", teamName: "Slack Softball Team", teamDomain: "slack-softball" };
@@ -24,6 +25,7 @@ export async function startSlackFake(options: { ttlSeconds: number; now: () => n
     refreshRevokesOldAccessToken: false,
   });
   const messages = new Map<string, unknown[]>();
+  seedSlackMessages(messages, SLACK_APP);
   const server = await startServer(async (req, res) => {
     if (req.path === "/oauth/v2/authorize" && req.method === "GET") {
       return core.handleAuthorize(req, res, {

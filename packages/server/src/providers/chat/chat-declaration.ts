@@ -3,6 +3,7 @@
  * published catalogue schema. What data cannot say is in chat-hooks.ts.
  */
 import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
+import { chatMoreTools } from "./chat-more-tools.js";
 
 export const chatDeclaration: ProviderDeclaration = {
   id: "chat",
@@ -14,7 +15,8 @@ export const chatDeclaration: ProviderDeclaration = {
     token_url: "https://slack.com/api/oauth.v2.access",
     revocation_url: "https://slack.com/api/auth.revoke",
     revocation_style: "bearer",
-    scopes: ["channels:read", "chat:write"],
+    // channels:history, users:read and reactions:write serve the tools past the first two.
+    scopes: ["channels:read", "chat:write", "channels:history", "users:read", "reactions:write"],
     scope_separator: ",",
     invalid_grant_errors: ["invalid_refresh_token", "invalid_grant", "token_revoked"],
     extra_token_types: ["bot", "user"],
@@ -69,4 +71,5 @@ export const chatTools: ToolDeclaration[] = [
       fields: { channel: "/channel", ts: "/ts", text: "/message/text" },
     },
   },
+  ...chatMoreTools,
 ];

@@ -3,6 +3,7 @@
  * published catalogue schema. What data cannot say is in scm-hooks.ts.
  */
 import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
+import { scmMoreExamples, scmMoreTools } from "./scm-more-tools.js";
 
 const GITHUB_API_VERSION = "2022-11-28";
 
@@ -148,4 +149,17 @@ export const scmTools: ToolDeclaration[] = [
     case_insensitive_arguments: OWNER_REPO_CASE_INSENSITIVE,
     request: { method: "DELETE", path: "/repos/{owner}/{repo}" },
   },
+  ...scmMoreTools,
 ];
+
+/** Arguments the GitHub sandbox accepts for each tool (its user owns hello-world and spoon-knife, with issue 1). */
+export const scmExamples: Record<string, Record<string, unknown>> = {
+  "scm.get_authenticated_user": {},
+  "scm.list_repositories": { visibility: "all", sort: "updated", per_page: 10 },
+  "scm.get_repository": { owner: "octocat", repo: "hello-world" },
+  "scm.list_issues": { owner: "octocat", repo: "hello-world", state: "open", per_page: 10 },
+  "scm.create_issue": { owner: "octocat", repo: "hello-world", title: "Footer links are broken", body: "All of them 404.", labels: ["bug"] },
+  "scm.create_issue_comment": { owner: "octocat", repo: "hello-world", issue_number: 1, body: "Reproduced on main." },
+  "scm.delete_repository": { owner: "octocat", repo: "spoon-knife" },
+  ...scmMoreExamples,
+};

@@ -3,6 +3,7 @@
  * against the published catalogue schema. What data cannot say is in tracker-hooks.ts.
  */
 import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
+import { trackerMoreTools } from "./tracker-more-tools.js";
 
 export const trackerDeclaration: ProviderDeclaration = {
   id: "tracker",
@@ -89,4 +90,5 @@ export const trackerTools: ToolDeclaration[] = [
     },
     response: { schema: graphQlData({ issueCreate: objectOrNull }) },
   },
+  ...trackerMoreTools,
 ];

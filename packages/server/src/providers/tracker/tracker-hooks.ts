@@ -49,6 +49,39 @@ export const trackerHooks: ProviderHooks = {
         };
       },
     },
+    "tracker.get_issue": {
+      mapResponse: ({ body }) => {
+        const issue = (body as GraphQlBody).data?.issue;
+        if (!issue) return { issue: null };
+        return {
+          id: issue.id,
+          identifier: issue.identifier,
+          title: issue.title,
+          description: issue.description ?? null,
+          url: issue.url,
+          priority: issue.priority,
+          priority_label: issue.priorityLabel ?? null,
+          state: issue.state?.name ?? null,
+          team: issue.team?.key ?? null,
+          assignee: issue.assignee?.name ?? null,
+          created_at: issue.createdAt,
+          updated_at: issue.updatedAt,
+        };
+      },
+    },
+    "tracker.update_issue": {
+      mapResponse: ({ body }) => {
+        const updated = (body as GraphQlBody).data?.issueUpdate ?? {};
+        return { success: Boolean(updated.success), issue: updated.issue ? { ...updated.issue, state: updated.issue.state?.name ?? null } : null };
+      },
+    },
+    "tracker.add_comment": {
+      mapResponse: ({ body }) => {
+        const created = (body as GraphQlBody).data?.commentCreate ?? {};
+        return { success: Boolean(created.success), comment: created.comment ?? null };
+      },
+    },
+    "tracker.list_teams": { mapResponse: ({ body }) => ({ teams: (body as GraphQlBody).data?.teams?.nodes ?? [] }) },
     // Linear may answer `success` loosely and leave `issue` out: the result says both plainly.
     "tracker.create_issue": {
       mapResponse: ({ body }) => {

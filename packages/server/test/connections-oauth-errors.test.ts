@@ -200,13 +200,16 @@ describeEachDatabase("providers without an OAuth client", (kind) => {
     const health = await call(broker, "GET", "/health");
     expect(health.status).toBe(200);
     const byId = Object.fromEntries(health.body.providers.map((p: { id: string }) => [p.id, p]));
-    expect(byId).toEqual({
+    // The three providers this broker was given a client for, or not; the other built-ins are listed too.
+    expect(byId).toMatchObject({
       scm: { id: "scm", ready: false, missing: ["BROKER_PROVIDER_SCM_CLIENT_ID", "BROKER_PROVIDER_SCM_CLIENT_SECRET"] },
       chat: { id: "chat", ready: true },
       tracker: { id: "tracker", ready: false, missing: ["BROKER_PROVIDER_TRACKER_CLIENT_SECRET"] },
     });
+    expect(byId.chat).toEqual({ id: "chat", ready: true });
     // The fully configured broker reports all three ready.
     const ready = await call(world.broker, "GET", "/health");
-    expect(ready.body.providers.every((p: { ready: boolean }) => p.ready)).toBe(true);
+    const configured = ready.body.providers.filter((p: { id: string }) => ["scm", "chat", "tracker"].includes(p.id));
+    expect(configured.map((p: { ready: boolean }) => p.ready)).toEqual([true, true, true]);
   });
 });

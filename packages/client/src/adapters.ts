@@ -21,8 +21,8 @@ export type OpenAIChatTool = { type: "function"; function: { name: string; descr
 export type OpenAIResponsesTool = { type: "function"; name: string; description: string; parameters: JsonSchemaObject; strict: false };
 /** Responses API `tools[]` entry in strict mode (structured outputs). */
 export type OpenAIStrictTool = { type: "function"; name: string; description: string; parameters: JsonSchemaObject; strict: true };
-/** Gemini `tools[].functionDeclarations[]` entry. */
-export type GeminiFunctionDeclaration = { name: string; description: string; parameters: Record<string, unknown> };
+/** Gemini `tools[].functionDeclarations[]` entry; a tool without arguments has no `parameters` (Gemini refuses an object without properties). */
+export type GeminiFunctionDeclaration = { name: string; description: string; parameters?: Record<string, unknown> };
 /** Messages API `tools[]` entry. */
 export type AnthropicTool = { name: string; description: string; input_schema: JsonSchemaObject };
 
@@ -126,5 +126,10 @@ export const strictArguments = (tool: Pick<Tool, "arguments_schema">, args: Reco
 
 /** For Gemini's `tools: [{ functionDeclarations }]` (the Gen AI SDK and the REST API). */
 export function toGeminiFunctionDeclarations(tools: readonly Tool[]): GeminiFunctionDeclaration[] {
-  return tools.map((tool) => ({ name: toolNameFor(tool), description: tool.description, parameters: toGeminiSchema(argumentsSchema(tool)) }));
+  return tools.map((tool) => {
+    const schema = argumentsSchema(tool);
+    const declaration: GeminiFunctionDeclaration = { name: toolNameFor(tool), description: tool.description };
+    if (Object.keys(schema.properties).length > 0) declaration.parameters = toGeminiSchema(schema);
+    return declaration;
+  });
 }

@@ -30,10 +30,10 @@ export const chatTools: ToolDeclaration[] = [
     arguments_schema: {
       type: "object",
       properties: {
-        limit: { type: "integer", minimum: 1, maximum: 1000 },
+        limit: { type: "integer", minimum: 1, maximum: 1000, description: "How many channels at most (Slack's default 100)" },
         cursor: { type: "string", maxLength: 500, description: "next_cursor of a previous call" },
-        types: { type: "string", pattern: "^(public_channel|private_channel|mpim|im)(,(public_channel|private_channel|mpim|im))*$" },
-        exclude_archived: { type: "boolean" },
+        types: { type: "string", pattern: "^(public_channel|private_channel|mpim|im)(,(public_channel|private_channel|mpim|im))*$", description: "Comma-separated kinds: public_channel, private_channel, mpim, im" },
+        exclude_archived: { type: "boolean", description: "Leave out archived channels" },
       },
       additionalProperties: false,
     },
@@ -55,7 +55,7 @@ export const chatTools: ToolDeclaration[] = [
       type: "object",
       properties: {
         channel: { type: "string", minLength: 1, maxLength: 200, description: "Channel id (C…) or name" },
-        text: { type: "string", minLength: 1, maxLength: 40000 },
+        text: { type: "string", minLength: 1, maxLength: 40000, description: "The message, in Slack mrkdwn" },
         thread_ts: { type: "string", pattern: "^\\d+\\.\\d+$", description: "Reply in this thread" },
       },
       required: ["channel", "text"],

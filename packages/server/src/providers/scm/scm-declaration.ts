@@ -60,8 +60,8 @@ export const scmTools: ToolDeclaration[] = [
     arguments_schema: {
       type: "object",
       properties: {
-        visibility: { type: "string", enum: ["all", "public", "private"] },
-        sort: { type: "string", enum: ["created", "updated", "pushed", "full_name"] },
+        visibility: { type: "string", enum: ["all", "public", "private"], description: "Which repositories: all (default), public or private" },
+        sort: { type: "string", enum: ["created", "updated", "pushed", "full_name"], description: "Sort order of the repositories" },
         per_page: perPage,
         page,
       },
@@ -89,7 +89,7 @@ export const scmTools: ToolDeclaration[] = [
       type: "object",
       properties: {
         ...ownerRepoProperties,
-        state: { type: "string", enum: ["open", "closed", "all"] },
+        state: { type: "string", enum: ["open", "closed", "all"], description: "Which issues by state (default open)" },
         labels: { type: "string", maxLength: 500, description: "Comma-separated label names" },
         per_page: perPage,
         page,
@@ -110,10 +110,10 @@ export const scmTools: ToolDeclaration[] = [
       type: "object",
       properties: {
         ...ownerRepoProperties,
-        title: { type: "string", minLength: 1, maxLength: 256 },
-        body: { type: "string", maxLength: 65536 },
-        labels: { type: "array", items: { type: "string", maxLength: 100 }, maxItems: 20 },
-        assignees: { type: "array", items: { type: "string", maxLength: 39 }, maxItems: 10 },
+        title: { type: "string", minLength: 1, maxLength: 256, description: "The issue's title" },
+        body: { type: "string", maxLength: 65536, description: "The issue's text, in Markdown" },
+        labels: { type: "array", items: { type: "string", maxLength: 100, description: "A label name" }, maxItems: 20, description: "Labels to put on the issue" },
+        assignees: { type: "array", items: { type: "string", maxLength: 39, description: "A user login" }, maxItems: 10, description: "Logins of the users to assign" },
       },
       required: ["owner", "repo", "title"],
       additionalProperties: false,
@@ -129,7 +129,7 @@ export const scmTools: ToolDeclaration[] = [
     description: "Comment on an issue or pull request.",
     arguments_schema: {
       type: "object",
-      properties: { ...ownerRepoProperties, issue_number: { type: "integer", minimum: 1 }, body: { type: "string", minLength: 1, maxLength: 65536 } },
+      properties: { ...ownerRepoProperties, issue_number: { type: "integer", minimum: 1, description: "The issue's number in the repository" }, body: { type: "string", minLength: 1, maxLength: 65536, description: "The comment's text, in Markdown" } },
       required: ["owner", "repo", "issue_number", "body"],
       additionalProperties: false,
     },

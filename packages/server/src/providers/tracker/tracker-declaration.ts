@@ -43,9 +43,9 @@ export const trackerTools: ToolDeclaration[] = [
     arguments_schema: {
       type: "object",
       properties: {
-        first: { type: "integer", minimum: 1, maximum: 100 },
+        first: { type: "integer", minimum: 1, maximum: 100, description: "How many issues at most (default 25)" },
         after: { type: "string", maxLength: 500, description: "endCursor of a previous page" },
-        team_key: { type: "string", pattern: "^[A-Za-z0-9]{1,10}$" },
+        team_key: { type: "string", pattern: "^[A-Za-z0-9]{1,10}$", description: "Only this team's issues, by its key, e.g. ENG" },
         state: { type: "string", maxLength: 100, description: "Workflow state name, e.g. Todo" },
       },
       additionalProperties: false,
@@ -73,8 +73,8 @@ export const trackerTools: ToolDeclaration[] = [
     arguments_schema: {
       type: "object",
       properties: {
-        team_id: { type: "string", minLength: 1, maxLength: 100 },
-        title: { type: "string", minLength: 1, maxLength: 500 },
+        team_id: { type: "string", minLength: 1, maxLength: 100, description: "The id of the team the issue belongs to" },
+        title: { type: "string", minLength: 1, maxLength: 500, description: "The issue's title" },
         description: { type: "string", maxLength: 100000, description: "Markdown" },
         priority: { type: "integer", minimum: 0, maximum: 4, description: "0 none, 1 urgent … 4 low" },
       },

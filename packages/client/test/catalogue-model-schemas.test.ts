@@ -6,10 +6,10 @@
  * GET /v1/tools and the client.
  */
 import { describe, expect, it } from "vitest";
-import { toGeminiFunctionDeclarations, toOpenAIStrictTools, modelToolName } from "../../client/src/adapters.js";
-import type { Tool } from "../../client/src/types.js";
-import { BUILT_IN_PROVIDERS } from "../src/providers/built-in.js";
-import { assignSafeNames, MODEL_SAFE_NAME_PATTERN } from "../src/tools/model-safe-names.js";
+import { BUILT_IN_PROVIDERS } from "../../server/src/providers/built-in.js";
+import { assignSafeNames, MODEL_SAFE_NAME_PATTERN } from "../../server/src/tools/model-safe-names.js";
+import { modelToolName, toGeminiFunctionDeclarations, toOpenAIStrictTools } from "../src/adapters.js";
+import type { Tool } from "../src/types.js";
 import { declarationFaults, geminiFaults, openAIStrictFaults } from "./support/model-schema-rules.js";
 
 const TOOLS = BUILT_IN_PROVIDERS.flatMap(({ declaration, tools }) => tools.map((tool) => ({ provider: declaration.id, tool })));

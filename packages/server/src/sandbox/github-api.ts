@@ -4,9 +4,10 @@ import { randomUUID } from "node:crypto";
 import { header, sendEmpty, sendJson, sendText, type FakeRequest } from "./http.js";
 import type { ProviderCore } from "./provider-core.js";
 import { authenticatedUserJson, commentJson, issueJson, repoJson, type GitHubRepo, type GitHubStore } from "./github-data.js";
+import { routeMoreGitHub, type GitHubMoreStore } from "./github-more-api.js";
 import type { GitHubUser } from "./types.js";
 
-export type GitHubApiContext = { core: ProviderCore<GitHubUser>; store: GitHubStore; apiBase: () => string };
+export type GitHubApiContext = { core: ProviderCore<GitHubUser>; store: GitHubStore; more: GitHubMoreStore; apiBase: () => string };
 
 type Viewer = { user: GitHubUser; scope: string } | undefined;
 type Reply = (status: number, body?: unknown, headers?: Record<string, string>, echoFields?: string[]) => void;
@@ -70,6 +71,7 @@ async function routeGitHub(ctx: GitHubApiContext, req: FakeRequest, viewer: View
     return listRepos(ctx, req, viewer, send);
   }
 
+  if (routeMoreGitHub({ store: ctx.store, more: ctx.more, apiBase: base }, req, viewer, send, () => jsonBody(req))) return;
   const match = /^\/repos\/([^/]+)\/([^/]+)(\/issues(?:\/(\d+)\/comments)?)?$/.exec(path);
   if (!match) return notFound();
   const [, owner, name, issuesPart, issueNumber] = match;

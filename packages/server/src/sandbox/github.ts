@@ -8,6 +8,7 @@ import { randomAlphanumeric, randomToken } from "./oauth-state.js";
 import { createProviderCore, providerEnv, splitScopes, type ProviderCore } from "./provider-core.js";
 import { handleGitHubApi } from "./github-api.js";
 import { createGitHubStore } from "./github-data.js";
+import { createGitHubMoreStore } from "./github-more-api.js";
 import type { GitHubFake, GitHubUser } from "./types.js";
 
 const REFRESH_TOKEN_EXPIRES_IN = 15_897_600;
@@ -37,6 +38,7 @@ export async function startGitHubFake(options: { ttlSeconds: number; now: () => 
     refreshRevokesOldAccessToken: true,
   });
   const store = createGitHubStore(options.now);
+  const more = createGitHubMoreStore(store, options.now);
   let url = "";
   const server = await startServer(async (req, res) => {
     if (req.path === "/login/oauth/authorize" && req.method === "GET") {
@@ -50,7 +52,7 @@ export async function startGitHubFake(options: { ttlSeconds: number; now: () => 
     if (req.path === "/login/oauth/access_token" && req.method === "POST") return handleToken(core, req, res);
     const revoke = /^\/applications\/([^/]+)\/(grant|token)$/.exec(req.path);
     if (revoke && req.method === "DELETE") return handleRevoke(core, req, res, decodeURIComponent(revoke[1]!), revoke[2] as "grant" | "token");
-    return handleGitHubApi({ core, store, apiBase: () => url }, req, res);
+    return handleGitHubApi({ core, store, more, apiBase: () => url }, req, res);
   });
   url = server.url;
   const env = providerEnv("SCM", {

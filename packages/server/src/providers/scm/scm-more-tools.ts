@@ -161,9 +161,9 @@ export const scmMoreTools: ToolDeclaration[] = [
 
 export const scmMoreExamples: Record<string, Record<string, unknown>> = {
   "scm.list_pull_requests": { owner: "octocat", repo: "hello-world", state: "open", per_page: 10 },
-  "scm.get_pull_request": { owner: "octocat", repo: "hello-world", pull_number: 1 },
+  "scm.get_pull_request": { owner: "octocat", repo: "hello-world", pull_number: 42 },
   "scm.create_pull_request": { owner: "octocat", repo: "hello-world", title: "Fix the footer links", head: "fix-footer", base: "main", body: "Closes #1." },
-  "scm.merge_pull_request": { owner: "octocat", repo: "hello-world", pull_number: 1, merge_method: "squash" },
+  "scm.merge_pull_request": { owner: "octocat", repo: "hello-world", pull_number: 42, merge_method: "squash" },
   "scm.search_issues": { q: "repo:octocat/hello-world is:issue is:open", per_page: 10 },
   "scm.update_issue": { owner: "octocat", repo: "hello-world", issue_number: 1, state: "closed", state_reason: "completed" },
   "scm.get_file_contents": { owner: "octocat", repo: "hello-world", path: "README.md" },

@@ -26,6 +26,9 @@ const MEETING_FIELDS = {
   created_at: "/created_at",
 };
 
+/** What Zoom answers a meeting's creation with: no uuid or status yet. */
+const { uuid: _uuid, status: _status, ...CREATED_FIELDS } = MEETING_FIELDS;
+
 const meetingId = { type: "integer", minimum: 1, maximum: 99999999999999, description: "The meeting's numeric id (from list_meetings)" };
 const meetingArguments = {
   topic: { type: "string", minLength: 1, maxLength: 200, description: "The meeting's title" },
@@ -107,7 +110,7 @@ const tools: ToolDeclaration[] = [
     scopes: ["meeting:write:meeting"],
     // type 2: a scheduled meeting (1 would be instant, 3 and 8 recurring).
     request: { method: "POST", path: "/users/me/meetings", body: { ...meetingBody, type: 2 } },
-    response: { schema: { type: "object" }, fields: MEETING_FIELDS },
+    response: { schema: { type: "object" }, fields: CREATED_FIELDS },
   },
   {
     name: "zoom.update_meeting",

@@ -151,11 +151,17 @@ const PROVIDER_FIELDS: Record<string, keyof ProviderOverrides> = {
   REVOKE_URL: "revokeUrl",
 };
 
+/**
+ * `BROKER_PROVIDER_<ID>_<FIELD>`. Ids may hold underscores (GOOGLE_CALENDAR, MICROSOFT_OUTLOOK), so
+ * the variable is split at the shortest id followed by one of the known fields.
+ */
+const PROVIDER_VARIABLE = new RegExp(`^BROKER_PROVIDER_([A-Z0-9][A-Z0-9_]*?)_(${Object.keys(PROVIDER_FIELDS).join("|")})$`);
+
 /** Provider names are open-ended, so these variables are matched by pattern rather than declared in the schema. */
 function parseProviderOverrides(env: ProcessEnv): Record<string, ProviderOverrides> {
   const providers: Record<string, ProviderOverrides> = {};
   for (const [name, value] of Object.entries(env)) {
-    const match = /^BROKER_PROVIDER_([A-Z0-9]+)_([A-Z_]+)$/.exec(name);
+    const match = PROVIDER_VARIABLE.exec(name);
     if (!match || !value) continue;
     const field = PROVIDER_FIELDS[match[2]!];
     if (!field) continue;

@@ -159,6 +159,21 @@ describe("loadConfig", () => {
     expect(config.providers).toEqual({ scm: { clientId: "client", apiBaseUrl: "https://scm.example.test" } });
   });
 
+  it("reads overrides of provider ids with underscores, split before the field name", () => {
+    const config = loadConfig({
+      BROKER_PROVIDER_GOOGLE_CALENDAR_CLIENT_ID: "calendar-client",
+      BROKER_PROVIDER_GOOGLE_CALENDAR_API_BASE_URL: "http://127.0.0.1:9/calendar/v3",
+      BROKER_PROVIDER_MICROSOFT_OUTLOOK_TOKEN_URL: "http://127.0.0.1:9/token",
+      BROKER_PROVIDER_GMAIL_CLIENT_SECRET: "secret",
+      BROKER_PROVIDER_GOOGLE_CALENDAR_UNKNOWN: "ignored",
+    });
+    expect(config.providers).toEqual({
+      google_calendar: { clientId: "calendar-client", apiBaseUrl: "http://127.0.0.1:9/calendar/v3" },
+      microsoft_outlook: { tokenUrl: "http://127.0.0.1:9/token" },
+      gmail: { clientSecret: "secret" },
+    });
+  });
+
   it("derives the public URL from PORT and strips a trailing slash", () => {
     expect(loadConfig({ PORT: "9001" }).publicUrl).toBe("http://127.0.0.1:9001");
     expect(loadConfig({ BROKER_PUBLIC_URL: "https://broker.example.com/" }).publicUrl).toBe("https://broker.example.com");

@@ -25,6 +25,8 @@ export type RecordedApiCall = {
   operationId?: string | undefined;
   authorized?: boolean;
   problems?: string[];
+  /** The operation's success answer has no body (204): the tool's result is empty by design. */
+  emptyAnswer?: boolean;
 };
 
 export type FakeProviderStats = {

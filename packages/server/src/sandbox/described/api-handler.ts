@@ -33,7 +33,7 @@ export type ApiContext = {
 };
 
 /** What the sandbox noted about a call, on top of what every fake records. */
-export type CallVerdict = { operationId: string | undefined; authorized: boolean; problems: string[] };
+export type CallVerdict = { operationId: string | undefined; authorized: boolean; problems: string[]; emptyAnswer?: boolean };
 
 export async function handleDescribedApi(context: ApiContext, req: FakeRequest, res: ServerResponse): Promise<void> {
   const intercepted = context.core.interceptApi(req, res);
@@ -76,7 +76,10 @@ export async function handleDescribedApi(context: ApiContext, req: FakeRequest, 
 
   const sampled = sampleResponse(context.description, match.operation, (schema, value) => matchesSchema(context.description, `${match.operation.operationId}:response`, schema, value));
   const authorization = header(req, "authorization");
-  if (sampled.body === undefined) return sendEmpty(res, sampled.status, context.core.echoHeaders(authorization));
+  if (sampled.body === undefined) {
+    verdict.emptyAnswer = true;
+    return sendEmpty(res, sampled.status, context.core.echoHeaders(authorization));
+  }
   sendJson(res, sampled.status, context.core.echoInto(sampled.body, authorization), context.core.echoHeaders(authorization));
 }
 

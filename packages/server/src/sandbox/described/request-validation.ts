@@ -35,6 +35,8 @@ function validators(description: IndexedDescription): Validators {
     const ajvFor = (coerceTypes: false | "array") => {
       const ajv = new Ajv({ strict: false, allErrors: true, coerceTypes, logger: false, validateFormats: true });
       addFormats(ajv);
+      // Google's `format: byte` fields take base64url too (Gmail's `raw` is documented as base64url).
+      ajv.addFormat("byte", /^[A-Za-z0-9+/_-]*={0,2}$/);
       ajv.addSchema(forAjv(description.document) as object, DOCUMENT_ID);
       return ajv;
     };
@@ -111,10 +113,10 @@ function parametersOf(description: IndexedDescription, operation: DescribedOpera
 export function validateRequest(description: IndexedDescription, operation: DescribedOperation, request: IncomingRequest): string[] {
   const problems: string[] = [];
   const parameters = parametersOf(description, operation);
-  const queryFields = nestFields(request.query.filter(([name]) => !request.credentialQuery.has(name)));
+  const queryFields = nestFields(request.query);
   const declaredQuery = new Set(parameters.filter((p) => p.in === "query").map((p) => String(p.name)));
   for (const name of Object.keys(queryFields)) {
-    if (!declaredQuery.has(name)) problems.push(`query parameter "${name}" is not a parameter of ${operation.operationId}`);
+    if (!declaredQuery.has(name) && !request.credentialQuery.has(name)) problems.push(`query parameter "${name}" is not a parameter of ${operation.operationId}`);
   }
   for (const location of ["path", "query", "header"] as const) {
     const declared = parameters.filter((p) => p.in === location && !(location === "header" && TRANSPORT_HEADERS.has(String(p.name).toLowerCase())));
@@ -152,7 +154,9 @@ function validateBody(description: IndexedDescription, operation: DescribedOpera
   if (!hasBody) return requestBody.required ? [`a request body is required by ${operation.operationId}`] : [];
   const content = (requestBody.content ?? {}) as JsonObject;
   const mediaType = request.contentType.split(";")[0]!.trim().toLowerCase();
-  const entry = Object.entries(content).find(([type]) => type.toLowerCase() === mediaType || (type.endsWith("/*") && mediaType.startsWith(type.slice(0, -1))) || type === "*/*");
+  const entry =
+    Object.entries(content).find(([type]) => type.toLowerCase() === mediaType || (type.endsWith("/*") && mediaType.startsWith(type.slice(0, -1))) || type === "*/*") ??
+    googleJsonResource(content, mediaType);
   if (!entry) return [`content type "${mediaType}" is not one of ${Object.keys(content).join(", ")}`];
   const [type, media] = entry as [string, JsonObject];
   let body: unknown;
@@ -169,6 +173,17 @@ function validateBody(description: IndexedDescription, operation: DescribedOpera
   const validate = compile(description, `${operation.operationId}:body:${type}`, schema, isForm);
   const problems = validate(body) ? [] : describeErrors("body", validate);
   return [...problems, ...undeclaredFields(description, schema, body)];
+}
+
+/**
+ * APIs-guru's conversion of Google's discovery documents lists only the `mediaUpload` types
+ * (message/rfc822, …) for methods such as gmail.users.messages.send, each with the JSON resource
+ * schema; Google's API takes that resource as JSON at the same path, so JSON is checked against it.
+ */
+function googleJsonResource(content: JsonObject, mediaType: string): [string, JsonObject] | undefined {
+  const types = Object.keys(content);
+  if (mediaType !== "application/json" || types.length === 0 || !types.every((type) => type.startsWith("message/"))) return undefined;
+  return ["application/json", content[types[0]!] as JsonObject];
 }
 
 /** Top-level body fields the schema does not name (when it names any and allows no others). */

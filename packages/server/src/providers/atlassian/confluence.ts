@@ -193,6 +193,6 @@ export const confluence: BuiltInProvider = {
   vendorDescription: {
     none:
       "Atlassian publishes Confluence's OpenAPI only on its developer site; no npm package ships it (confluence.js ships typed code, not the description). " +
-      "Checked instead: every path is under /wiki/api/v2/ or /wiki/rest/api/search, the API host is api.atlassian.com with the cloud id, and the OAuth endpoints are auth.atlassian.com's",
+      "Checked instead: every request against vendor/sandbox/confluence.json, written from Confluence's v2 and v1 references, which the sandbox serves and validates with; the API host is api.atlassian.com with the cloud id, the OAuth endpoints auth.atlassian.com's",
   },
 };

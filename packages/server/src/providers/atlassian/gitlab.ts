@@ -241,6 +241,6 @@ export const gitlab: BuiltInProvider = {
   vendorDescription: {
     none:
       "The directory's GitLab description is of API v3 (removed in GitLab 11.0) converted from Grape's swagger, with lists typed as single objects; GitLab publishes its v4 description only in its own repository. " +
-      "Checked instead: every path is one of GitLab v4's documented project, issue, note and merge request routes, and the OAuth endpoints and API host are gitlab.com's",
+      "Checked instead: every request against vendor/sandbox/gitlab.json, written from GitLab's v4 reference, which the sandbox serves and validates with; the OAuth endpoints and API host are gitlab.com's",
   },
 };

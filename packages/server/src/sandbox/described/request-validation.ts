@@ -156,7 +156,7 @@ function validateBody(description: IndexedDescription, operation: DescribedOpera
   const mediaType = request.contentType.split(";")[0]!.trim().toLowerCase();
   const entry =
     Object.entries(content).find(([type]) => type.toLowerCase() === mediaType || (type.endsWith("/*") && mediaType.startsWith(type.slice(0, -1))) || type === "*/*") ??
-    googleJsonResource(content, mediaType);
+    googleJsonResource(description, content, mediaType);
   if (!entry) return [`content type "${mediaType}" is not one of ${Object.keys(content).join(", ")}`];
   const [type, media] = entry as [string, JsonObject];
   let body: unknown;
@@ -177,14 +177,18 @@ function validateBody(description: IndexedDescription, operation: DescribedOpera
 
 /**
  * APIs-guru's conversion of Google's discovery documents lists only the `mediaUpload` types
- * (message/rfc822, …) for methods such as gmail.users.messages.send, each with the JSON resource
- * schema; Google's API takes that resource as JSON at the same path, so JSON is checked against it.
+ * (message/rfc822, … for gmail.users.messages.send; application/octet-stream for Drive's
+ * files.create and files.update), each with the JSON resource schema; Google's API takes that
+ * resource as JSON at the same path (metadata without media), so JSON is checked against it.
  */
-function googleJsonResource(content: JsonObject, mediaType: string): [string, JsonObject] | undefined {
+function googleJsonResource(description: IndexedDescription, content: JsonObject, mediaType: string): [string, JsonObject] | undefined {
   const types = Object.keys(content);
-  if (mediaType !== "application/json" || types.length === 0 || !types.every((type) => type.startsWith("message/"))) return undefined;
-  return ["application/json", content[types[0]!] as JsonObject];
+  if (mediaType !== "application/json" || types.length === 0) return undefined;
+  const uploadTypes = types.every((type) => type.startsWith("message/")) || (isGoogleDescription(description) && types.length === 1 && types[0] === "application/octet-stream");
+  return uploadTypes ? ["application/json", content[types[0]!] as JsonObject] : undefined;
 }
+
+const isGoogleDescription = (description: IndexedDescription) => (description.document.info as JsonObject | undefined)?.["x-providerName"] === "googleapis.com";
 
 /** Top-level body fields the schema does not name (when it names any and allows no others). */
 function undeclaredFields(description: IndexedDescription, schema: JsonObject, body: unknown): string[] {

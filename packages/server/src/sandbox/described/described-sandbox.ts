@@ -37,13 +37,27 @@ export type DescribedSandboxOptions = {
 const indexed = new Map<string, IndexedDescription>();
 
 /** Indexed once per process and provider (the suite starts sandboxes many times). */
-function descriptionFor(options: DescribedSandboxOptions, pathPrefix: string): IndexedDescription {
+/** The document with the vendor's `notRequired` names taken out of every schema's `required` list. */
+function withoutRequired(value: unknown, names: ReadonlySet<string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => withoutRequired(item, names));
+  if (!value || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key,
+      key === "required" && Array.isArray(item) ? item.filter((name) => !(typeof name === "string" && names.has(name))) : withoutRequired(item, names),
+    ]),
+  );
+}
+
+function descriptionFor(options: DescribedSandboxOptions, pathPrefix: string, vendor: DescribedVendor): IndexedDescription {
   if (options.description) return indexDescription("authored", options.description);
   const id = options.provider.declaration.id;
   let found = indexed.get(id);
   if (!found) {
     const file = readDescriptionFile(id);
-    found = file ? indexDescription(file.source, file.document) : indexDescription("derived", derivedDescription(options.provider.tools, pathPrefix));
+    const notRequired = new Set(vendor.notRequired ?? []);
+    const document = file && notRequired.size ? (withoutRequired(file.document, notRequired) as typeof file.document) : file?.document;
+    found = file && document ? indexDescription(file.source, document) : indexDescription("derived", derivedDescription(options.provider.tools, pathPrefix));
     indexed.set(id, found);
   }
   return found;
@@ -68,7 +82,7 @@ export async function startDescribedSandbox(options: DescribedSandboxOptions): P
   const vendor = options.vendor ?? vendorOf(declaration.id);
   const variant = vendor.oauth;
   const pathPrefix = options.provider.vendorDescription && "package" in options.provider.vendorDescription ? (options.provider.vendorDescription.pathPrefix ?? "") : "";
-  const description = descriptionFor(options, pathPrefix);
+  const description = descriptionFor(options, pathPrefix, vendor);
   const core = createProviderCore<SandboxUser>({
     clientId: `sbx-${declaration.id}-${randomToken(6)}`,
     clientSecret: randomToken(20),

@@ -83,6 +83,13 @@ export type DescribedVendor = {
   routes?: Record<string, SandboxAnswer>;
   /** The user the sandbox's authorize step approves as (fields usable as `{user.<field>}`). */
   user?: Record<string, string>;
+  /**
+   * Property names the vendor's description lists in `required` although its API never asks for
+   * them: they are taken out of every `required` list before requests are validated (Microsoft
+   * Graph's generated description requires `@odata.type` on every type; Graph reads an object as
+   * the type the property declares when it is absent, and its own reference examples leave it out).
+   */
+  notRequired?: readonly string[];
 };
 
 export const DEFAULT_USER: Record<string, string> = {

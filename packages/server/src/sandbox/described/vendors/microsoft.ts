@@ -25,6 +25,9 @@ const graph: DescribedVendor = {
     "GET /v1.0/me": { status: 200, body: { id: "{user.id}", displayName: "{user.name}", mail: "{user.email}", userPrincipalName: "{user.email}" } },
   },
   user: { id: "87d349ed-44d7-43e1-9a83-5f2406dee5bd", name: "Ada Lovelace", email: "ada@contoso.onmicrosoft.com" },
+  // The generated description requires @odata.type on every type; Graph does not (its reference's
+  // sendMail, event and chatMessage examples send none).
+  notRequired: ["@odata.type"],
 };
 
 /** zoom.us/oauth/*: Basic client authentication, rotating refresh tokens. */

@@ -124,7 +124,23 @@ export function derivedDescription(tools: readonly ToolDeclaration[], pathPrefix
       const type = tool.request.body_encoding === "form" ? "application/x-www-form-urlencoded" : "application/json";
       operation.requestBody = { content: { [type]: { schema: {} } } };
     }
-    paths[template] = { ...paths[template], [tool.request.method.toLowerCase()]: operation };
+    const method = tool.request.method.toLowerCase();
+    const shared = paths[template]?.[method] as JsonObject | undefined;
+    paths[template] = { ...paths[template], [method]: shared ? mergeDerived(shared, operation) : operation };
   }
   return { openapi: "3.0.3", info: { title: "derived from the tool declarations", version: "0" }, paths };
+}
+
+/** Tools sharing a method and path (Drive's rename, move and trash are all PATCH /files/{fileId}) share one operation. */
+function mergeDerived(first: JsonObject, second: JsonObject): JsonObject {
+  const parameters = new Map<string, JsonObject>();
+  for (const parameter of [...first.parameters, ...second.parameters]) parameters.set(`${parameter.in}:${parameter.name}`, parameter);
+  const fields = [...first["x-toolbroker-response"].fields, ...second["x-toolbroker-response"].fields];
+  return {
+    ...first,
+    operationId: `${first.operationId}|${second.operationId}`,
+    parameters: [...parameters.values()],
+    "x-toolbroker-response": { ...first["x-toolbroker-response"], fields },
+    ...(first.requestBody || second.requestBody ? { requestBody: first.requestBody ?? second.requestBody } : {}),
+  };
 }

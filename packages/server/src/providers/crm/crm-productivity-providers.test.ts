@@ -188,8 +188,8 @@ describe("identity and revocation", () => {
     expect(revocation.request).toEqual({ method: "POST", path: "", headers: { authorization: "Bearer sl.t" }, body: null });
   });
 
-  it("Stripe and Airtable also take API keys as Bearer; Zendesk's key is HTTP Basic on the connection's subdomain", () => {
-    for (const provider of [stripe, airtable]) {
+  it("HubSpot, Stripe, Notion and Airtable also take API keys (private app tokens, secret keys, integration secrets, personal access tokens) as Bearer; Zendesk's key is HTTP Basic on the connection's subdomain", () => {
+    for (const provider of [hubspot, stripe, notion, airtable]) {
       expect(built(provider).authModes).toEqual(["oauth2", "api_key"]);
       expect(built(provider).presentCredential({ kind: "api_key", secret: "k" })).toEqual({ headers: { authorization: "Bearer k" } });
     }

@@ -1,11 +1,11 @@
 /**
  * `hubspot`: HubSpot's CRM API v3 (contacts, companies, deals, notes) and v4 associations,
- * through a public app's OAuth. Searches use HubSpot's CRM search: filter groups (OR) of
- * filters (AND) on property values.
+ * through a public app's OAuth or a private app's access token. Searches use HubSpot's CRM
+ * search: filter groups (OR) of filters (AND) on property values.
  */
 import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
 import type { BuiltInProvider } from "../built-in.js";
-import type { ProviderHooks } from "../provider-types.js";
+import { bearer, type ProviderHooks } from "../provider-types.js";
 import { anyObject, argumentsOf, choice, identifier, integer, monogramIcon, requiredText, scopesOf, text, textList, type JsonSchema } from "./schema-parts.js";
 
 const OPERATORS = ["EQ", "NEQ", "LT", "LTE", "GT", "GTE", "BETWEEN", "IN", "NOT_IN", "HAS_PROPERTY", "NOT_HAS_PROPERTY", "CONTAINS_TOKEN", "NOT_CONTAINS_TOKEN"];
@@ -224,6 +224,8 @@ const tools: ToolDeclaration[] = [
 ];
 
 const hooks: ProviderHooks = {
+  // A private app's access token (pat-…) is a Bearer token like an OAuth one.
+  presentApiKey: bearer,
   tools: {
     // HubSpot answers an archive with 204 and no body: the result says what was archived.
     "hubspot.delete_contact": { mapResponse: (_response, args) => ({ deleted: true, contact_id: args.contact_id }) },

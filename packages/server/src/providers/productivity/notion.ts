@@ -1,13 +1,14 @@
 /**
  * `notion`: Notion's API (version 2025-09-03, where databases hold data sources) through a
  * public integration's OAuth: HTTP Basic client authentication at the token endpoint, and
- * tokens that do not expire. An integration sees only the pages a person shared with it.
+ * tokens that do not expire; or an internal integration's secret. An integration sees only the
+ * pages a person shared with it.
  */
 import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
 import { BrokerError } from "../../errors.js";
 import type { BuiltInProvider } from "../built-in.js";
 import { anyObject, argumentsOf, choice, identifier, integer, jsonObjectText, listIn, monogramIcon, parseJsonObject, requiredText, text, textList } from "../crm/schema-parts.js";
-import type { ProviderHooks } from "../provider-types.js";
+import { bearer, type ProviderHooks } from "../provider-types.js";
 
 export const NOTION_VERSION = "2025-09-03";
 
@@ -204,6 +205,8 @@ type Body = Record<string, unknown>;
 const titleValue = (title: unknown) => ({ title: [{ type: "text", text: { content: String(title) } }] });
 
 const hooks: ProviderHooks = {
+  // An internal integration's secret (ntn_…) is a Bearer token like an OAuth one.
+  presentApiKey: bearer,
   // The token response says who connected which workspace; the bot user /v1/users/me names only the integration.
   async fetchIdentity(api, tokenResponse) {
     const owner = (tokenResponse.owner as { user?: { id?: string; name?: string; person?: { email?: string } } } | undefined)?.user;

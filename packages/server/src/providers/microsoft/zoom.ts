@@ -70,11 +70,12 @@ const tools: ToolDeclaration[] = [
   {
     name: "zoom.list_meetings",
     title: "List meetings",
-    description: "List the user's meetings: upcoming ones by default, or scheduled (all not yet ended) or live. Page on with next_page_token.",
+    description:
+      "List the user's meetings: type upcoming for those ahead (live ones included), scheduled for every unexpired one (past ones included), live for those in progress. Page on with next_page_token.",
     arguments_schema: {
       type: "object",
       properties: {
-        type: { type: "string", enum: ["upcoming", "scheduled", "live"], description: "Which meetings (default upcoming)" },
+        type: { type: "string", enum: ["upcoming", "scheduled", "live"], description: "Which meetings (when omitted Zoom chooses, and its default has changed between versions)" },
         page_size: { type: "integer", minimum: 1, maximum: 300, description: "Meetings per page (at most 300)" },
         next_page_token: { type: "string", maxLength: 500, description: "next_page_token of the previous page" },
       },
@@ -138,7 +139,7 @@ const tools: ToolDeclaration[] = [
   {
     name: "zoom.list_recordings",
     title: "List cloud recordings",
-    description: "List the user's cloud recordings between two dates (at most a month apart; default the last day), with each recording's files and play links.",
+    description: "List the user's cloud recordings between two dates (at most a month apart; without them, today's), with each recording's files and play links.",
     arguments_schema: {
       type: "object",
       properties: {

@@ -7,7 +7,8 @@
  *   strict mode does not take (`minLength`, `maxLength`, `default`, `examples`, …) move into the
  *   description as words, so the model still knows the limit and the broker still checks it.
  * - **Gemini function declarations** (an OpenAPI 3.0 subset): no `additionalProperties`, `const`,
- *   `$ref`, `oneOf`/`allOf`, type lists or non-string enums; `nullable` instead of `"null"`.
+ *   `$ref`, `oneOf`/`allOf`, type lists or non-string enums; `nullable` instead of `"null"`; only
+ *   the formats its Schema names (`date-time` for strings; others become words).
  *
  * Anything a dialect cannot say is never silently widened into something the broker would refuse:
  * it is either kept as words in the description or the broker's own validation catches it.
@@ -29,6 +30,9 @@ export const GEMINI_KEYWORDS = new Set([
   "type", "format", "title", "description", "nullable", "enum", "maxItems", "minItems", "properties", "required",
   "minProperties", "maxProperties", "minLength", "maxLength", "pattern", "anyOf", "items", "minimum", "maximum", "propertyOrdering",
 ]);
+
+/** The formats Gemini's Schema names for each type; another (`email`, `uri`) is refused, so it goes into the description. */
+const GEMINI_FORMATS: Record<string, Set<string>> = { string: new Set(["enum", "date-time"]), number: new Set(["float", "double"]), integer: new Set(["int32", "int64"]) };
 
 /** Words for a keyword a dialect drops, so the model still reads the limit. */
 function describeDropped(keyword: string, value: unknown): string | undefined {
@@ -112,7 +116,8 @@ export function toGeminiSchema(input: Schema): Schema {
   const types = typesOf(source).filter((type) => type !== "null");
   const isNullable = typesOf(source).includes("null");
   const stringEnum = Array.isArray(source.enum) && (source.enum as unknown[]).every((value) => typeof value === "string");
-  const schema = keepKnown(source, GEMINI_KEYWORDS, (keyword) => keyword !== "enum" || stringEnum);
+  const geminiFormat = (value: unknown) => GEMINI_FORMATS[types[0] ?? ""]?.has(String(value)) === true;
+  const schema = keepKnown(source, GEMINI_KEYWORDS, (keyword, value) => (keyword !== "enum" || stringEnum) && (keyword !== "format" || geminiFormat(value)));
   if (types.length > 0) schema.type = types[0];
   if (isNullable) schema.nullable = true;
   if (isObject(schema.items)) schema.items = toGeminiSchema(schema.items);

@@ -99,7 +99,7 @@ const contactProperties = {
 const contactPropertiesBody = Object.fromEntries(Object.keys(contactProperties).map((name) => [name, `{${name}}`]));
 
 /** HubSpot-defined association type ids from a note to each object (v4 associations reference). */
-const NOTE_ASSOCIATION_TYPE: Record<string, number> = { contact: 202, company: 190, deal: 214, ticket: 228 };
+const NOTE_ASSOCIATION_TYPE: Record<string, number> = { contact: 202, company: 190, deal: 214 };
 
 const tools: ToolDeclaration[] = [
   searchTool("contacts", "contacts", 'e.g. email CONTAINS_TOKEN "*@acme.com", lifecyclestage EQ customer'),
@@ -179,11 +179,11 @@ const tools: ToolDeclaration[] = [
   {
     name: "hubspot.create_note",
     title: "Add a note to a record",
-    description: "Add a note to a contact, company, deal or ticket's timeline. Notes are internal to the HubSpot account; nothing is sent to the contact.",
+    description: "Add a note to a contact's, company's or deal's timeline. Notes are internal to the HubSpot account; nothing is sent to the contact.",
     arguments_schema: argumentsOf(
       {
         attach_to: choice("What the note is about", Object.keys(NOTE_ASSOCIATION_TYPE)),
-        record_id: objectId("contact, company, deal or ticket"),
+        record_id: objectId("contact, company or deal"),
         body: requiredText("The note (HubSpot keeps simple HTML)", 65_000),
         timestamp: text("When the activity happened, ISO 8601 (default: now)", 40),
       },
@@ -208,9 +208,9 @@ const tools: ToolDeclaration[] = [
     description: "Associate two records with HubSpot's default association (e.g. a contact with its company, a deal with a contact). Associating them again changes nothing.",
     arguments_schema: argumentsOf(
       {
-        from_object: choice("The first record's object", ["contacts", "companies", "deals", "tickets"]),
+        from_object: choice("The first record's object", ["contacts", "companies", "deals"]),
         from_id: objectId("first record"),
-        to_object: choice("The second record's object", ["contacts", "companies", "deals", "tickets"]),
+        to_object: choice("The second record's object", ["contacts", "companies", "deals"]),
         to_id: objectId("second record"),
       },
       ["from_object", "from_id", "to_object", "to_id"],
@@ -298,6 +298,6 @@ export const hubspot: BuiltInProvider = {
       "HubSpot publishes its OpenAPI descriptions on its developer site, not in a package (@hubspot/api-client ships code generated from them). Checked against " +
       "@hubspot/api-client 13.5.0's generated CRM clients and HubSpot's CRM reference: POST /crm/v3/objects/{object}/search with filterGroups, properties, sorts, " +
       "limit, after; /crm/v3/objects/{object}[/{id}] GET, POST, PATCH, DELETE with {properties}; PUT /crm/v4/objects/{from}/{id}/associations/default/{to}/{id}; " +
-      "note association type ids 202 (contact), 190 (company), 214 (deal), 228 (ticket)",
+      "note association type ids 202 (contact), 190 (company), 214 (deal)",
   },
 };

@@ -5,7 +5,9 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { chatExamples } from "../src/providers/chat/chat-more-tools.js";
 import { trackerExamples } from "../src/providers/tracker/tracker-more-tools.js";
+import { atlassianProviders } from "../src/providers/atlassian/index.js";
 import { describeEachDatabase } from "./support/databases.js";
+import { storeApiKey } from "./support/described/every-tool.js";
 import { connect, execute, startToolWorld, type ToolWorld } from "./support/tool-execution.js";
 
 describeEachDatabase("the widened Slack and Linear tools", (kind) => {
@@ -74,5 +76,16 @@ describeEachDatabase("the widened Slack and Linear tools", (kind) => {
     const result = await run("tracker.get_issue", { id: "ENG-999" });
     expect(result.status).toBeGreaterThanOrEqual(400);
     expect(result.text).toMatch(/Entity not found: Issue/);
+  });
+
+  it.each(["gitlab", "asana"])("calls %s with a personal access token stored as a secret item, sent as a Bearer token", async (id) => {
+    const provider = atlassianProviders.find((candidate) => candidate.declaration.id === id)!;
+    const handle = await storeApiKey(world, provider);
+    const tool = provider.tools[0]!.name;
+    const result = await execute(world.broker, world.jwt, { tool_name: tool, arguments: provider.examples![tool]!, ...handle });
+    expect(result.status, result.text).toBe(200);
+    const sent = world.fakes.described[id]!.stats.apiCalls.at(-1)!;
+    expect(sent.authorization).toMatch(/^Bearer /);
+    expect(world.fakes.described[id]!.apiKeys.has(sent.authorization!.slice("Bearer ".length))).toBe(true);
   });
 });

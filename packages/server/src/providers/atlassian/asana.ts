@@ -4,7 +4,7 @@
  */
 import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
 import type { BuiltInProvider } from "../built-in.js";
-import type { ProviderHooks } from "../provider-types.js";
+import { bearer, type ProviderHooks } from "../provider-types.js";
 import { badgeIcon } from "./icons.js";
 
 /** Asana's OAuth scope for the whole API (the only one its published description names besides OpenID's). */
@@ -193,6 +193,8 @@ export const asanaTools: ToolDeclaration[] = [
 type Json = Record<string, any>;
 
 export const asanaHooks: ProviderHooks = {
+  // A personal access token (from Asana's developer console) is a Bearer token like an OAuth one.
+  presentApiKey: bearer,
   tools: {
     // Asana answers `{data: {}}`: the result names what was deleted.
     "asana.delete_task": { mapResponse: (_response, args) => ({ deleted: true, task_gid: args.task_gid }) },

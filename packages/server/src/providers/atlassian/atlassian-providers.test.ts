@@ -57,6 +57,15 @@ describe("Atlassian, Asana, Trello and GitLab providers", () => {
     expect(() => built.presentCredential({ kind: "api_key", secret: "no-colon" })).toThrow(/<key>:<token>/);
   });
 
+  it("takes Asana and GitLab personal access tokens as Bearer tokens, besides OAuth", () => {
+    for (const id of ["asana", "gitlab"]) {
+      const provider = atlassianProviders.find((candidate) => candidate.declaration.id === id)!;
+      const built = providerFromDeclaration(provider.declaration, provider.tools, provider.hooks);
+      expect(built.authModes).toEqual(["oauth2", "api_key"]);
+      expect(built.presentCredential({ kind: "api_key", secret: "glpat-x" })).toEqual({ headers: { authorization: "Bearer glpat-x" } });
+    }
+  });
+
   it("encodes a GitLab project path as one path segment", () => {
     const gitlab = atlassianProviders.find((provider) => provider.declaration.id === "gitlab")!;
     const built = providerFromDeclaration(gitlab.declaration, gitlab.tools, gitlab.hooks);

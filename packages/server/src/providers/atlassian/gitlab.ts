@@ -5,7 +5,7 @@
  */
 import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
 import type { BuiltInProvider } from "../built-in.js";
-import type { ProviderHooks } from "../provider-types.js";
+import { bearer, type ProviderHooks } from "../provider-types.js";
 import { badgeIcon } from "./icons.js";
 
 const READ = "read_api";
@@ -215,6 +215,8 @@ export const gitlabTools: ToolDeclaration[] = [
 ];
 
 export const gitlabHooks: ProviderHooks = {
+  // A personal, group or project access token (glpat-…) is taken as a Bearer token like an OAuth one.
+  presentApiKey: bearer,
   tools: {
     // GitLab answers 202 `{"message": "202 Accepted"}`: the deletion is scheduled.
     "gitlab.delete_project": { mapResponse: (_response, args) => ({ deletion_scheduled: true, id: args.id }) },

@@ -33,6 +33,7 @@ function oauthSettings(auth: OAuth2Declaration, hooks: ProviderHooks["oauth"] = 
     defaultScopes: auth.scopes ?? [],
     scopeSeparator: auth.scope_separator ?? " ",
     pkce: auth.pkce ?? true,
+    clientAuth: auth.client_auth ?? "client_secret_post",
     tokensExpire: auth.refresh !== "none",
     ...(auth.authorize_params ? { authorizeParams: auth.authorize_params } : {}),
     ...(hooks.inspectTokenResponse ? { inspectTokenResponse: hooks.inspectTokenResponse } : {}),

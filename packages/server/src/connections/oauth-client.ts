@@ -28,6 +28,13 @@ export type OAuthClientDeps = {
   now: () => Date;
 };
 
+/**
+ * The client's authentication at the token endpoint, as the provider declares it. Basic follows
+ * RFC 6749 2.3.1: id and secret form-urlencoded, then joined by a colon and base64-encoded.
+ */
+const clientAuthentication = (settings: OAuthSettings, client: Client) =>
+  settings.clientAuth === "client_secret_basic" ? oauth.ClientSecretBasic(client.clientSecret) : oauth.ClientSecretPost(client.clientSecret);
+
 export function createOAuthClient({ upstream, allowInsecureRequests, now }: OAuthClientDeps) {
   const server = (settings: OAuthSettings): oauth.AuthorizationServer => ({
     issuer: new URL(settings.tokenUrl).origin,
@@ -114,7 +121,7 @@ export function createOAuthClient({ upstream, allowInsecureRequests, now }: OAut
       const response = await oauth.authorizationCodeGrantRequest(
         as,
         { client_id: client.clientId },
-        oauth.ClientSecretPost(client.clientSecret),
+        clientAuthentication(settings, client),
         params,
         input.redirectUri,
         input.verifier,
@@ -131,7 +138,7 @@ export function createOAuthClient({ upstream, allowInsecureRequests, now }: OAut
       const response = await oauth.refreshTokenGrantRequest(
         server(settings),
         { client_id: client.clientId },
-        oauth.ClientSecretPost(client.clientSecret),
+        clientAuthentication(settings, client),
         previous.refreshToken,
         requestOptions(provider),
       );

@@ -26,6 +26,8 @@ export type OAuthSettings = {
   scopeSeparator: " " | ",";
   /** Send a PKCE S256 challenge (default true). */
   pkce?: boolean;
+  /** How the token endpoint is told the client: in the form (default) or in an HTTP Basic header (Zoom, Notion). */
+  clientAuth?: "client_secret_post" | "client_secret_basic";
   /** False when the provider's tokens never need refreshing, whatever `expires_in` says. */
   tokensExpire?: boolean;
   /** Extra authorize parameters the vendor needs (e.g. Linear's response_type is standard; Slack's user_scope). */

@@ -136,6 +136,10 @@ describe("OneDrive, Teams, Zoom and Box requests", () => {
     expect(JSON.stringify(recordings)).not.toContain("download");
   });
 
+  it("authenticates to Zoom's token endpoint with HTTP Basic, to Microsoft's and Box's in the form", () => {
+    expect(["zoom", "microsoft_outlook", "box"].map((id) => definition(id).oauth!.clientAuth)).toEqual(["client_secret_basic", "client_secret_post", "client_secret_post"]);
+  });
+
   it("revokes a Zoom token with the client in a Basic header", () => {
     const revocation = definition("zoom").oauth!.revocation!({ token: "tok", clientId: "c", clientSecret: "s", revokeUrl: "https://zoom.us/oauth/revoke", apiBaseUrl: "https://api.zoom.us/v2" });
     expect(revocation).toEqual({ url: "https://zoom.us/oauth/revoke", request: { method: "POST", path: "", query: { token: "tok" }, headers: { authorization: `Basic ${Buffer.from("c:s").toString("base64")}` } } });

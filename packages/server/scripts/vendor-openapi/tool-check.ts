@@ -1,0 +1,144 @@
+/**
+ * One built-in tool against its vendor's description: the operation its method and path name,
+ * its path values, query parameters, headers and body fields (each the operation's, required
+ * ones always sent, types agreeing), and its response mapping. What a hook adds to the request
+ * is seen by building the request from the tool's example arguments and running the hook.
+ */
+import { buildDeclaredRequest } from "../../src/catalogue/declared-tool.js";
+import type { ToolDeclaration } from "../../src/catalogue/declaration-schema.js";
+import type { ToolHooks } from "../../src/providers/provider-types.js";
+import type { UpstreamRequest } from "../../src/providers/upstream-client.js";
+import { findOperation, type MatchedOperation } from "./operations.js";
+import { checkResponseMapping } from "./response-check.js";
+import { deref, viewsOf, type Json, type OpenApiDocument } from "./schema-views.js";
+import { alwaysSent, checkValue, classifyTemplate, knownList, walkBodyTemplate, type CheckContext, type ToolArguments } from "./value-check.js";
+
+export type ToolUnderCheck = {
+  tool: ToolDeclaration;
+  hooks?: ToolHooks | undefined;
+  /** The provider's example arguments for the tool; with a request hook, they show what the hook adds. */
+  example?: Record<string, unknown> | undefined;
+  pathPrefix?: string | undefined;
+};
+
+export type ToolCheckResult = {
+  /** "GET /repos/{owner}/{repo}" when the tool names an operation. */
+  operation?: string;
+  problems: string[];
+  /** What the description does not let the check see (a response without a schema). */
+  notes: string[];
+};
+
+/** Headers any HTTP API takes whether its description lists them or not. */
+const GENERIC_HEADERS = new Set(["accept", "content-type", "if-match", "if-none-match", "if-modified-since", "if-unmodified-since", "user-agent", "range"]);
+
+function toolArguments(tool: ToolDeclaration): ToolArguments {
+  const schema = tool.arguments_schema as Json;
+  return { properties: (schema.properties ?? {}) as Record<string, Json>, required: new Set((schema.required ?? []) as string[]) };
+}
+
+/** The request the example arguments build, hook applied; undefined without an example. */
+function exampleRequest(input: ToolUnderCheck, problems: string[]): UpstreamRequest | undefined {
+  if (!input.example) return undefined;
+  try {
+    const built = buildDeclaredRequest(input.tool.request, input.example);
+    return input.hooks?.request ? input.hooks.request(built, input.example) : built;
+  } catch (error) {
+    problems.push(`the example arguments build no request: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+const parametersIn = (found: MatchedOperation, location: string) => found.parameters.filter((parameter) => parameter.in === location);
+
+function checkPath(found: MatchedOperation, ctx: CheckContext) {
+  for (const [name, text] of found.pathValues) {
+    const parameter = parametersIn(found, "path").find((candidate) => candidate.name === name);
+    if (!parameter) continue; // The description's own gap: a placeholder it does not describe.
+    checkValue(classifyTemplate(text, ctx.args), viewsOf(ctx.doc, parameter.schema), true, `path placeholder {${name}}`, ctx);
+  }
+}
+
+/** Query parameters or headers: each sent one is the operation's, typed alike; required ones sent. */
+function checkParameters(location: "query" | "header", templates: Record<string, string>, built: Record<string, string>, found: MatchedOperation, ctx: CheckContext) {
+  const declared = parametersIn(found, location);
+  const key = (name: string) => (location === "header" ? name.toLowerCase() : name);
+  const byName = new Map(declared.map((parameter) => [key(parameter.name as string), parameter]));
+  const sentNames = new Map<string, string>();
+  for (const name of [...Object.keys(templates), ...Object.keys(built)]) sentNames.set(key(name), name);
+  for (const [lookupName, name] of sentNames) {
+    const parameter = byName.get(lookupName);
+    if (!parameter) {
+      if (location === "header" && GENERIC_HEADERS.has(lookupName)) continue;
+      ctx.problems.push(`${location} parameter ${name} is not a parameter of ${ctx.owner}${knownList(declared.map((p) => p.name as string).sort())}`);
+      continue;
+    }
+    const views = viewsOf(ctx.doc, parameter.schema ?? {});
+    const source = name in templates ? classifyTemplate(templates[name]!, ctx.args) : { kind: "literal" as const, value: built[name] };
+    checkValue(source, views, true, `${location} parameter ${name}`, ctx);
+  }
+  if (location === "header") return; // Required headers are the credential's (Slack's token) or the broker's.
+  const credentials = credentialParameters(ctx.doc);
+  for (const parameter of declared.filter((p) => p.required === true && !credentials.has(`${p.in}:${p.name}`))) {
+    const name = parameter.name as string;
+    if (name in templates ? alwaysSent(templates[name], ctx.args) : name in built) continue;
+    ctx.problems.push(`required query parameter ${name} of ${ctx.owner} is ${name in templates ? `sent only when its optional argument is given (${JSON.stringify(templates[name])})` : "not sent"}`);
+  }
+}
+
+/** Parameters that carry the credential (the description's apiKey schemes, Trello's key and token): the broker sends those. */
+function credentialParameters(doc: OpenApiDocument): Set<string> {
+  const schemes = Object.values((doc.components?.securitySchemes ?? {}) as Record<string, Json>);
+  return new Set(schemes.filter((scheme) => scheme.type === "apiKey").map((scheme) => `${scheme.in}:${scheme.name}`));
+}
+
+const MEDIA = { json: (type: string) => /json/i.test(type) || type === "*/*", form: (type: string) => /x-www-form-urlencoded|multipart\/form-data/i.test(type) };
+
+/** The body template (with what a hook added) against the request body of the encoding the tool sends. */
+function checkBody(tool: ToolDeclaration, built: UpstreamRequest | undefined, found: MatchedOperation, ctx: CheckContext) {
+  const template = tool.request.body;
+  const builtBody = built?.form ?? built?.body;
+  const sends = template !== undefined || builtBody !== undefined;
+  const requestBody = found.operation.requestBody ? deref(ctx.doc, found.operation.requestBody as Json) : undefined;
+  if (!requestBody) {
+    if (sends) ctx.problems.push(`${ctx.owner} takes no request body, but the tool sends one`);
+    return;
+  }
+  if (!sends) {
+    if (requestBody.required === true) ctx.problems.push(`${ctx.owner} requires a request body, but the tool sends none`);
+    return;
+  }
+  const form = tool.request.body_encoding === "form";
+  const contents = Object.entries((requestBody.content ?? {}) as Record<string, Json>).filter(([, content]) => content.schema);
+  // A vendor may take more encodings than it describes (Slack takes JSON where it describes forms): the fields still have to be its.
+  const chosen = contents.find(([type]) => (form ? MEDIA.form(type) : MEDIA.json(type))) ?? contents[0];
+  if (!chosen) return;
+  walkBodyTemplate(template, builtBody, viewsOf(ctx.doc, chosen[1].schema as Json), "", form, { ...ctx, owner: `the request body (${chosen[0]}) of ${ctx.owner}` });
+}
+
+export function checkTool(doc: OpenApiDocument, input: ToolUnderCheck): ToolCheckResult {
+  const { tool } = input;
+  const lookup = findOperation(doc, tool.request.method, tool.request.path, input.pathPrefix);
+  if ("problem" in lookup) return { problems: [lookup.problem], notes: [] };
+  const found = lookup.found;
+  const label = `${found.method.toUpperCase()} ${found.path}`;
+  const problems: string[] = [];
+  const ctx: CheckContext = { doc, args: toolArguments(tool), problems, owner: label };
+  const built = exampleRequest(input, problems);
+  checkPath(found, ctx);
+  checkParameters("query", tool.request.query ?? {}, asText(built?.query), found, ctx);
+  checkParameters("header", tool.request.headers ?? {}, withoutTemplates(built?.headers ?? {}, tool.request.headers ?? {}), found, ctx);
+  checkBody(tool, built, found, ctx);
+  const response = checkResponseMapping(doc, found.operation, found.parameters, label, tool);
+  problems.push(...response.problems);
+  return { operation: label, problems, notes: response.notes };
+}
+
+const asText = (values: Record<string, unknown> | undefined): Record<string, string> =>
+  Object.fromEntries(Object.entries(values ?? {}).filter(([, value]) => value !== undefined).map(([name, value]) => [name, String(value)]));
+
+/** Built headers are lower-cased: those the template names are checked through it. */
+function withoutTemplates(built: Record<string, string>, templates: Record<string, string>) {
+  const declared = new Set(Object.keys(templates).map((name) => name.toLowerCase()));
+  return Object.fromEntries(Object.entries(built).filter(([name]) => !declared.has(name.toLowerCase())));
+}

@@ -13,7 +13,7 @@ const notes: string[] = [];
 
 afterAll(() => {
   // What the descriptions did not let the check see, so that no one takes it as checked.
-  if (notes.length) console.info(`What the vendors' descriptions did not let the check see:\n${notes.map((note) => `  ${note}`).join("\n")}`);
+  if (notes.length) console.info(`What the vendors' descriptions did not let the check see, and their errata:\n${notes.map((note) => `  ${note}`).join("\n")}`);
 });
 
 describe.each(PACKAGE_DESCRIBED.map((provider) => [provider.declaration.id, provider] as const))("%s against its vendor's description", (id, provider) => {
@@ -24,13 +24,17 @@ describe.each(PACKAGE_DESCRIBED.map((provider) => [provider.declaration.id, prov
       example: provider.examples?.[name],
       pathPrefix: provider.vendorDescription.pathPrefix,
     });
-    notes.push(...result.notes.map((note) => `${name}: ${note}`));
-    if (result.problems.length) {
-      const against = result.operation ? ` against ${result.operation}` : "";
+    const errata = (provider.vendorDescription.errata ?? []).filter((erratum) => erratum.tool === name);
+    const unexplained = result.problems.filter((problem) => !errata.some((erratum) => erratum.problem === problem));
+    const stale = errata.filter((erratum) => !result.problems.includes(erratum.problem));
+    notes.push(...result.notes.map((note) => `${name}: ${note}`), ...errata.filter((e) => !stale.includes(e)).map((e) => `${name}: erratum of the description: ${e.problem} (${e.reason})`));
+    const against = result.operation ? ` against ${result.operation}` : "";
+    if (unexplained.length) {
       throw new Error(
-        `${name}${against} (${provider.vendorDescription.package} ${provider.vendorDescription.file}):\n${result.problems.map((p) => `  - ${p}`).join("\n")}\n` +
+        `${name}${against} (${provider.vendorDescription.package} ${provider.vendorDescription.file}):\n${unexplained.map((p) => `  - ${p}`).join("\n")}\n` +
           `(after changing the tool's method or path: ${regenerateCommand(id)})`,
       );
     }
+    if (stale.length) throw new Error(`${name}${against}: these errata no longer occur; remove them from ${id}'s vendorDescription:\n${stale.map((e) => `  - ${e.problem}`).join("\n")}`);
   });
 });

@@ -11,7 +11,7 @@ import type { UpstreamRequest } from "../../src/providers/upstream-client.js";
 import { findOperation, type MatchedOperation } from "./operations.js";
 import { checkResponseMapping } from "./response-check.js";
 import { deref, viewsOf, type Json, type OpenApiDocument } from "./schema-views.js";
-import { alwaysSent, checkValue, classifyTemplate, knownList, walkBodyTemplate, type CheckContext, type ToolArguments } from "./value-check.js";
+import { alwaysSent, checkValue, classifyTemplate, knownList, walkBodyTemplate, type BuiltValues, type CheckContext, type ToolArguments } from "./value-check.js";
 
 export type ToolUnderCheck = {
   tool: ToolDeclaration;
@@ -37,16 +37,30 @@ function toolArguments(tool: ToolDeclaration): ToolArguments {
   return { properties: (schema.properties ?? {}) as Record<string, Json>, required: new Set((schema.required ?? []) as string[]) };
 }
 
-/** The request the example arguments build, hook applied; undefined without an example. */
-function exampleRequest(input: ToolUnderCheck, problems: string[]): UpstreamRequest | undefined {
-  if (!input.example) return undefined;
+/** What the example arguments build: after the hook, before it, and after it from the required arguments alone. */
+type BuiltRequests = { full?: UpstreamRequest | undefined; declared?: UpstreamRequest | undefined; minimal?: UpstreamRequest | undefined };
+
+function exampleRequests(input: ToolUnderCheck, args: ToolArguments, problems: string[]): BuiltRequests {
+  const { example, tool, hooks } = input;
+  if (!example) return {};
+  const build = (values: Record<string, unknown>) => {
+    const declared = buildDeclaredRequest(tool.request, values);
+    return { declared, full: hooks?.request ? hooks.request(declared, values) : declared };
+  };
+  let built: { declared: UpstreamRequest; full: UpstreamRequest };
   try {
-    const built = buildDeclaredRequest(input.tool.request, input.example);
-    return input.hooks?.request ? input.hooks.request(built, input.example) : built;
+    built = build(example);
   } catch (error) {
     problems.push(`the example arguments build no request: ${(error as Error).message}`);
-    return undefined;
+    return {};
   }
+  let minimal: UpstreamRequest | undefined;
+  try {
+    minimal = build(Object.fromEntries(Object.entries(example).filter(([name]) => args.required.has(name)))).full;
+  } catch {
+    minimal = undefined; // The hook needs more than the required arguments: what it always sends is unknown.
+  }
+  return { ...built, minimal };
 }
 
 const parametersIn = (found: MatchedOperation, location: string) => found.parameters.filter((parameter) => parameter.in === location);
@@ -60,7 +74,7 @@ function checkPath(found: MatchedOperation, ctx: CheckContext) {
 }
 
 /** Query parameters or headers: each sent one is the operation's, typed alike; required ones sent. */
-function checkParameters(location: "query" | "header", templates: Record<string, string>, built: Record<string, string>, found: MatchedOperation, ctx: CheckContext) {
+function checkParameters(location: "query" | "header", templates: Record<string, string>, built: Record<string, string>, minimal: Record<string, string> | undefined, found: MatchedOperation, ctx: CheckContext) {
   const declared = parametersIn(found, location);
   const key = (name: string) => (location === "header" ? name.toLowerCase() : name);
   const byName = new Map(declared.map((parameter) => [key(parameter.name as string), parameter]));
@@ -81,7 +95,7 @@ function checkParameters(location: "query" | "header", templates: Record<string,
   const credentials = credentialParameters(ctx.doc);
   for (const parameter of declared.filter((p) => p.required === true && !credentials.has(`${p.in}:${p.name}`))) {
     const name = parameter.name as string;
-    if (name in templates ? alwaysSent(templates[name], ctx.args) : name in built) continue;
+    if ((name in templates && alwaysSent(templates[name], ctx.args)) || name in (minimal ?? built)) continue;
     ctx.problems.push(`required query parameter ${name} of ${ctx.owner} is ${name in templates ? `sent only when its optional argument is given (${JSON.stringify(templates[name])})` : "not sent"}`);
   }
 }
@@ -95,10 +109,11 @@ function credentialParameters(doc: OpenApiDocument): Set<string> {
 const MEDIA = { json: (type: string) => /json/i.test(type) || type === "*/*", form: (type: string) => /x-www-form-urlencoded|multipart\/form-data/i.test(type) };
 
 /** The body template (with what a hook added) against the request body of the encoding the tool sends. */
-function checkBody(tool: ToolDeclaration, built: UpstreamRequest | undefined, found: MatchedOperation, ctx: CheckContext) {
+function checkBody(tool: ToolDeclaration, built: BuiltRequests, found: MatchedOperation, ctx: CheckContext) {
   const template = tool.request.body;
-  const builtBody = built?.form ?? built?.body;
-  const sends = template !== undefined || builtBody !== undefined;
+  const bodyOf = (request: UpstreamRequest | undefined) => request?.form ?? request?.body;
+  const builtBody: BuiltValues = { full: bodyOf(built.full), declared: bodyOf(built.declared), minimal: bodyOf(built.minimal) };
+  const sends = template !== undefined || builtBody.full !== undefined;
   const requestBody = found.operation.requestBody ? deref(ctx.doc, found.operation.requestBody as Json) : undefined;
   if (!requestBody) {
     if (sends) ctx.problems.push(`${ctx.owner} takes no request body, but the tool sends one`);
@@ -124,14 +139,14 @@ export function checkTool(doc: OpenApiDocument, input: ToolUnderCheck): ToolChec
   const label = `${found.method.toUpperCase()} ${found.path}`;
   const problems: string[] = [];
   const ctx: CheckContext = { doc, args: toolArguments(tool), problems, owner: label };
-  const built = exampleRequest(input, problems);
+  const built = exampleRequests(input, ctx.args, problems);
   checkPath(found, ctx);
-  checkParameters("query", tool.request.query ?? {}, asText(built?.query), found, ctx);
-  checkParameters("header", tool.request.headers ?? {}, withoutTemplates(built?.headers ?? {}, tool.request.headers ?? {}), found, ctx);
+  checkParameters("query", tool.request.query ?? {}, asText(built.full?.query), built.minimal && asText(built.minimal.query), found, ctx);
+  checkParameters("header", tool.request.headers ?? {}, withoutTemplates(built.full?.headers ?? {}, tool.request.headers ?? {}), undefined, found, ctx);
   checkBody(tool, built, found, ctx);
   const response = checkResponseMapping(doc, found.operation, found.parameters, label, tool);
   problems.push(...response.problems);
-  return { operation: label, problems, notes: response.notes };
+  return { operation: label, problems: [...new Set(problems)], notes: response.notes };
 }
 
 const asText = (values: Record<string, unknown> | undefined): Record<string, string> =>

@@ -3,6 +3,7 @@
  * fixed value of the template, text built from a template, or a value a hook added) against a
  * parameter's or a body field's schema, and a whole body template against the request body.
  */
+import { isDeepStrictEqual } from "node:util";
 import {
   allowsType,
   describeTypes,
@@ -178,13 +179,25 @@ function checkRequired(views: SchemaView[], isSent: (name: string) => boolean, w
 }
 
 /**
- * A body template (and the body a hook built from the example arguments, for what the template
- * does not say) against the request body schema. Form fields are text; a nested value in one is
- * sent as JSON text.
+ * What the tool's example arguments put at one place of the request: after its request hook
+ * (`full`), before it (`declared`), and after it from the required arguments alone (`minimal`,
+ * undefined when those build nothing). A hook that changed a value is the value's author; one that
+ * adds a field from the required arguments alone always sends it.
  */
-export function walkBodyTemplate(template: unknown, built: unknown, views: SchemaView[], where: string, form: boolean, ctx: CheckContext): void {
-  if (template === undefined) {
-    if (built !== undefined) walkValue(built, views, where, ctx);
+export type BuiltValues = { full: unknown; declared: unknown; minimal: unknown };
+
+const fieldOf = (value: unknown, name: string) => (value && typeof value === "object" && !Array.isArray(value) ? (value as Json)[name] : undefined);
+export const builtField = (built: BuiltValues, name: string): BuiltValues => ({ full: fieldOf(built.full, name), declared: fieldOf(built.declared, name), minimal: fieldOf(built.minimal, name) });
+const hookRewrote = (built: BuiltValues) => built.full !== undefined && !isDeepStrictEqual(built.full, built.declared);
+
+/**
+ * A body template (and the body the hook built from the example arguments, for what the template
+ * does not say or the hook rewrote) against the request body schema. Form fields are text; a
+ * nested value in one is sent as JSON text.
+ */
+export function walkBodyTemplate(template: unknown, built: BuiltValues, views: SchemaView[], where: string, form: boolean, ctx: CheckContext): void {
+  if (template === undefined || (typeof template === "string" && hookRewrote(built))) {
+    if (built.full !== undefined) walkValue(built.full, views, where || "the body", ctx);
     return;
   }
   if (typeof template === "string") {
@@ -199,7 +212,8 @@ export function walkBodyTemplate(template: unknown, built: unknown, views: Schem
     if (!typeFits("array", views, false, ctx.doc)) ctx.problems.push(`${where || "the body"}: the tool sends an array, the description's is ${describeTypes(typesOf(views))}`);
     else {
       const items = itemViews(ctx.doc, views);
-      if (items) template.forEach((item) => walkBodyTemplate(item, undefined, items, `${where}/items`, false, ctx));
+      const none = { full: undefined, declared: undefined, minimal: undefined };
+      if (items) template.forEach((item) => walkBodyTemplate(item, none, items, `${where}/items`, false, ctx));
     }
     return;
   }
@@ -212,8 +226,8 @@ export function walkBodyTemplate(template: unknown, built: unknown, views: Schem
     return;
   }
   const fields = template as Json;
-  const builtFields = built && typeof built === "object" && !Array.isArray(built) ? (built as Json) : {};
-  const names = new Set([...Object.keys(fields), ...Object.keys(builtFields)]);
+  const fullFields = built.full && typeof built.full === "object" && !Array.isArray(built.full) ? (built.full as Json) : {};
+  const names = new Set([...Object.keys(fields), ...Object.keys(fullFields)]);
   for (const name of names) {
     const lookup = propertyOf(views, name);
     if (!lookup.found) {
@@ -221,9 +235,9 @@ export function walkBodyTemplate(template: unknown, built: unknown, views: Schem
       continue;
     }
     if (lookup.freeForm) continue;
-    const childViews = viewsOfAll(ctx.doc, lookup.schemas);
-    walkBodyTemplate(fields[name], builtFields[name], childViews, `${where}/${name}`, form, ctx);
+    walkBodyTemplate(fields[name], builtField(built, name), viewsOfAll(ctx.doc, lookup.schemas), `${where}/${name}`, form, ctx);
   }
-  const isSent = (name: string) => (name in fields ? alwaysSent(fields[name], ctx.args) : name in builtFields);
+  const sentByHook = (name: string) => fieldOf(built.minimal ?? built.full, name) !== undefined;
+  const isSent = (name: string) => (name in fields && alwaysSent(fields[name], ctx.args)) || sentByHook(name);
   checkRequired(views, isSent, (name) => (name in fields ? `sent only when its optional argument is given (${JSON.stringify(fields[name])})` : "not sent"), where, ctx);
 }

@@ -25,17 +25,23 @@ import { trackerHooks } from "./tracker/tracker-hooks.js";
  * into packages/server/vendor/openapi/<provider>.json by scripts/vendor-openapi.ts), or, where the
  * vendor publishes none, what the tools are checked against instead.
  */
-export type VendorDescription =
-  | {
-      /** npm package and version the description was taken from, and the file inside it. */
-      package: string;
-      version: string;
-      file: string;
-      licence: string;
-      /** Put before a tool's path to get the description's path (Gmail: "/gmail/v1"). */
-      pathPrefix?: string;
-    }
-  | { none: string };
+export type VendorDescription = VendorPackageDescription | { none: string };
+
+export type VendorPackageDescription = {
+  /** npm package and version the description was taken from, and the file inside it. */
+  package: string;
+  version: string;
+  file: string;
+  licence: string;
+  /** Put before a tool's path to get the description's path (Gmail: "/gmail/v1"). */
+  pathPrefix?: string;
+  /**
+   * Where the description is wrong and a tool follows the vendor's documented behaviour
+   * instead: the check's exact problem text for that tool, and why. The vendor-description
+   * test reports these instead of failing, and fails when one no longer occurs.
+   */
+  errata?: readonly { tool: string; problem: string; reason: string }[];
+};
 
 export type BuiltInProvider = {
   declaration: ProviderDeclaration;

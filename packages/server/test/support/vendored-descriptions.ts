@@ -1,11 +1,11 @@
 /** The built-in providers' vendored OpenAPI descriptions (vendor/openapi/<provider>.json), for the checks. */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import type { OpenApiDocument } from "../../scripts/vendor-openapi/schema-views.js";
-import { BUILT_IN_PROVIDERS, type BuiltInProvider } from "../../src/providers/built-in.js";
+import { BUILT_IN_PROVIDERS, type BuiltInProvider, type VendorPackageDescription } from "../../src/providers/built-in.js";
 
 export const VENDORED_DIR = new URL("../../vendor/openapi/", import.meta.url);
 
-export type PackageDescribed = BuiltInProvider & { vendorDescription: { package: string; version: string; file: string; licence: string; pathPrefix?: string } };
+export type PackageDescribed = BuiltInProvider & { vendorDescription: VendorPackageDescription };
 
 export const PACKAGE_DESCRIBED: PackageDescribed[] = BUILT_IN_PROVIDERS.filter((provider): provider is PackageDescribed => !!provider.vendorDescription && "package" in provider.vendorDescription);
 

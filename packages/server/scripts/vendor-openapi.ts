@@ -10,7 +10,7 @@
  * there when missing. A tool whose method and path name no operation is reported, and the run
  * exits 1 (the file is written with the others, so a provider can be fixed a tool at a time).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { BUILT_IN_PROVIDERS, type BuiltInProvider } from "../src/providers/built-in.js";
 import { extractOperations, type UsedOperation } from "./vendor-openapi/extract.js";
@@ -42,6 +42,8 @@ function packageSourceOf(provider: BuiltInProvider): (PackageSource & { pathPref
   return description && "package" in description ? description : undefined;
 }
 
+const withoutTimestamp = (text: string) => text.replace(/"extracted_at": "[^"]*"/, "");
+
 /** Writes one provider's file; answers the problems (tools that name no operation). */
 function vendorProvider(provider: BuiltInProvider, packagesDir: string, now: Date): string[] {
   const source = packageSourceOf(provider)!;
@@ -54,12 +56,15 @@ function vendorProvider(provider: BuiltInProvider, packagesDir: string, now: Dat
     else used.set(`${lookup.found.method} ${lookup.found.path}`, { method: lookup.found.method, path: lookup.found.path });
   }
   const vendored = extractOperations(doc, [...used.values()], sourceHeader(packagesDir, source, doc, now));
+  const file = `${VENDORED_DIR}${provider.declaration.id}.json`;
   const text = `${JSON.stringify(vendored, null, 2)}\n`;
   mkdirSync(VENDORED_DIR, { recursive: true });
-  writeFileSync(`${VENDORED_DIR}${provider.declaration.id}.json`, text);
+  const unchanged = existsSync(file) && withoutTimestamp(readFileSync(file, "utf8")) === withoutTimestamp(text);
+  // An unchanged extract keeps its file, and so its extracted_at: regenerating changes nothing it need not.
+  if (!unchanged) writeFileSync(file, text);
   const componentCount = Object.entries(vendored.components ?? {}).reduce((sum, [, byName]) => sum + Object.keys(byName).length, 0);
   console.log(
-    `${provider.declaration.id}: ${provider.tools.length} tools → ${used.size} operations, ${componentCount} components, ${Math.round(text.length / 1024)} KiB → vendor/openapi/${provider.declaration.id}.json`,
+    `${provider.declaration.id}: ${provider.tools.length} tools → ${used.size} operations, ${componentCount} components, ${Math.round(text.length / 1024)} KiB → vendor/openapi/${provider.declaration.id}.json${unchanged ? " (unchanged)" : ""}`,
   );
   return problems;
 }

@@ -29,13 +29,31 @@ export type ToolCheckResult = {
   notes: string[];
 };
 
-/** Headers any HTTP API takes whether its description lists them or not. */
-const GENERIC_HEADERS = new Set(["accept", "content-type", "if-match", "if-none-match", "if-modified-since", "if-unmodified-since", "user-agent", "range"]);
+/** Headers any HTTP API takes whether its description lists them or not (Prefer: RFC 7240, Graph's `outlook.body-content-type`). */
+const GENERIC_HEADERS = new Set(["accept", "accept-language", "content-type", "if-match", "if-none-match", "if-modified-since", "if-unmodified-since", "prefer", "user-agent", "range"]);
 
 function toolArguments(tool: ToolDeclaration): ToolArguments {
   const schema = tool.arguments_schema as Json;
   return { properties: (schema.properties ?? {}) as Record<string, Json>, required: new Set((schema.required ?? []) as string[]) };
 }
+
+/** A made-up value an argument's schema accepts in shape (its enum's first, its minimum, an address for an email). */
+function sampleValue(schema: Json, name: string): unknown {
+  if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
+  const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== "null") : schema.type;
+  if (type === "integer" || type === "number") return typeof schema.minimum === "number" ? schema.minimum : 1;
+  if (type === "boolean") return true;
+  if (type === "array") return [sampleValue((schema.items ?? {}) as Json, name)];
+  if (type === "object") return Object.fromEntries(Object.entries((schema.properties ?? {}) as Record<string, Json>).map(([key, value]) => [key, sampleValue(value, key)]));
+  if (schema.format === "email" || /mail|address|recipient|attendee|^to$|^cc$|^bcc$/i.test(name)) return "someone@example.com";
+  if (schema.format === "date-time") return "2026-01-01T00:00:00Z";
+  if (schema.format === "date") return "2026-01-01";
+  return "sample";
+}
+
+/** A value for every optional argument the example leaves out. */
+const sampleArguments = (args: ToolArguments, example: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(args.properties).filter(([name]) => !(name in example) && !args.required.has(name)).map(([name, schema]) => [name, sampleValue(schema, name)]));
 
 /** What the example arguments build: after the hook, before it, and after it from the required arguments alone. */
 type BuiltRequests = { full?: UpstreamRequest | undefined; declared?: UpstreamRequest | undefined; minimal?: UpstreamRequest | undefined };
@@ -53,6 +71,12 @@ function exampleRequests(input: ToolUnderCheck, args: ToolArguments, problems: s
   } catch (error) {
     problems.push(`the example arguments build no request: ${(error as Error).message}`);
     return {};
+  }
+  // With every optional argument given too, the hook shows what it makes of each (Graph's address lists → recipients).
+  try {
+    built = build({ ...sampleArguments(args, example), ...example });
+  } catch {
+    // The hook refuses the made-up values: the example alone shows what it does.
   }
   let minimal: UpstreamRequest | undefined;
   try {

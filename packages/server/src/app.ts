@@ -57,6 +57,7 @@ import { createCredentialRefresher } from "./connections/credential-refresher.js
 import { createProviderMoves } from "./connections/provider-moves.js";
 import { createOAuthClient } from "./connections/oauth-client.js";
 import { createProviderCatalogue } from "./providers/catalogue.js";
+import type { ProviderDefinition } from "./providers/provider-types.js";
 import { createCatalogueQueries } from "./catalogue/catalogue-queries.js";
 import { registerCatalogueRoutes } from "./catalogue/catalogue-routes.js";
 import { createCatalogueService } from "./catalogue/catalogue-service.js";
@@ -110,6 +111,8 @@ export type BrokerDeps = {
   logStream?: DestinationStream;
   /** DNS for webhook hosts (URL safety checks); tests inject one instead of real DNS. */
   webhookResolver?: HostResolver | undefined;
+  /** The broker's own providers (default the built-in catalogue); tests add a vendor-shaped one. */
+  builtInProviders?: readonly ProviderDefinition[] | undefined;
 };
 
 export async function createServices(deps: BrokerDeps) {
@@ -134,7 +137,7 @@ export async function createServices(deps: BrokerDeps) {
     clockNow: () => clock.now(),
   });
   const production = config.environment === "production";
-  const providers = createProviderCatalogue(config);
+  const providers = createProviderCatalogue(config, deps.builtInProviders);
   // Tenant-defined provider URLs are held to the same rules as webhook URLs.
   const outboundUrlSafety = createUrlSafety({
     requireHttps: production,

@@ -183,7 +183,7 @@ describeEachDatabase("OAuth connect flow", (kind) => {
     expect(new Set(listed.body.data.map((c: { provider: string }) => c.provider))).toEqual(new Set(["scm", "chat", "tracker"]));
     for (const connection of listed.body.data) {
       expect(Object.keys(connection).sort()).toEqual(
-        ["connected_account_id", "created_at", "display_name", "end_user_id", "env", "label", "last_used_at", "provider", "reconnect_reason", "revoked_at", "scopes", "status", "upstream_revocation"].sort(),
+        ["connected_account_id", "connection_values", "created_at", "display_name", "end_user_id", "env", "label", "last_used_at", "provider", "reconnect_reason", "revoked_at", "scopes", "status", "upstream_revocation"].sort(),
       );
     }
     for (const fake of [world.fakes.github, world.fakes.slack, world.fakes.linear]) {

@@ -10,6 +10,7 @@ import type { Clock } from "../clock.js";
 import { BrokerError, notFound } from "../errors.js";
 import type { ProviderMoves } from "../connections/provider-moves.js";
 import { describeChange, originChange, originOf, type CredentialOrigins } from "../providers/credential-origins.js";
+import { templateBindingOf } from "../providers/connection-values.js";
 import type { Store, Tx } from "../store/database.js";
 import type { CatalogueEnv, CatalogueQueries, StoredProvider, StoredTool, ToolSource } from "./catalogue-queries.js";
 import type { ProviderDeclaration, ToolDeclaration } from "./declaration-schema.js";
@@ -41,7 +42,8 @@ type CatalogueServiceDeps = {
 /** Where a declaration sends credentials: its token endpoint (OAuth) and its API. */
 const declaredOrigins = (declaration: ProviderDeclaration): CredentialOrigins => ({
   token: declaration.auth.type === "oauth2" ? originOf(declaration.auth.token_url) : null,
-  api: originOf(declaration.api_base_url),
+  // A base URL with per-connection values: its template, which every connection's binding differs from.
+  api: templateBindingOf({ apiBaseUrl: declaration.api_base_url }),
 });
 
 /** A stored provider as its tenant sees it: `problem` when its declaration no longer passes the schema. */

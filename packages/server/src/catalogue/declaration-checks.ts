@@ -11,6 +11,7 @@ import { describeIssues, type FieldProblem } from "../shared/validation-issues.j
 import type { ToolCompilerSet } from "../tools/tool-catalogue.js";
 import { DECLARATION_LIMITS, ProviderDeclaration, ToolDeclaration } from "./declaration-schema.js";
 import { placeholdersOf } from "./declared-tool.js";
+import { connectionValueProblems, splitTemplate } from "../providers/connection-values.js";
 
 export const MAX_ARGUMENTS_SCHEMA_BYTES = 64 * 1024;
 const MAX_ARGUMENTS_SCHEMA_DEPTH = 32;
@@ -45,6 +46,16 @@ export function storedProviderProblem(declaration: unknown): FieldProblem | unde
 
 type UrlField = { path: string; url: string | undefined };
 
+/**
+ * The base URL as one connection could fill it, for the address checks: each placeholder a
+ * one-letter label or segment. A base URL that begins with an origin value has no host of its own
+ * to check here; each connection's origin is checked when it is used, like every tenant URL.
+ */
+function sampleBaseUrl(template: string): string | undefined {
+  if (splitTemplate(template).origin.startsWith("{")) return undefined;
+  return template.replace(/\{[a-z][a-z0-9_]*\}/g, "x");
+}
+
 export function createDeclarationChecks({ urlSafety, compiler }: { urlSafety: UrlSafety; compiler: Pick<ToolCompilerSet, "problemWith"> }) {
   async function checkUrls(fields: UrlField[]) {
     for (const { path, url } of fields) {
@@ -62,8 +73,10 @@ export function createDeclarationChecks({ urlSafety, compiler }: { urlSafety: Ur
     async provider(value: unknown): Promise<ProviderDeclaration> {
       const declaration = checkSchema<ProviderDeclaration>(providerSchema, value, "provider");
       const auth = declaration.auth;
+      const valueProblems = connectionValueProblems(declaration);
+      if (valueProblems.length) throw invalidDeclaration(valueProblems, "provider");
       await checkUrls([
-        { path: "/api_base_url", url: declaration.api_base_url },
+        { path: "/api_base_url", url: sampleBaseUrl(declaration.api_base_url) },
         ...(auth.type === "oauth2"
           ? [
               { path: "/auth/authorize_url", url: auth.authorize_url },

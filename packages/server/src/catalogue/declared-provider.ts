@@ -93,6 +93,7 @@ export function providerFromDeclaration(declaration: ProviderDeclaration, tools:
     ...(declaration.icon !== undefined ? { icon: declaration.icon } : {}),
     authModes,
     apiBaseUrl: declaration.api_base_url,
+    ...(declaration.connection_values ? { connectionValues: declaration.connection_values } : {}),
     ...(declaration.auth.type === "oauth2" ? { oauth: oauthSettings(declaration.auth, hooks?.oauth) } : {}),
     apiHeaders: Object.fromEntries(Object.entries(declaration.default_headers ?? {}).map(([name, value]) => [name.toLowerCase(), value])),
     presentCredential: credentialPresenter(declaration.auth, hooks?.presentApiKey),

@@ -2,6 +2,7 @@ import type { Executor, Store, Tx } from "../store/database.js";
 import type { ConnectionsTable, OAuthStatesTable } from "../store/schema.js";
 import type { CredentialOrigins, ReconnectReason } from "../providers/credential-origins.js";
 import type { Sealed } from "../vault/sealed.js";
+import type { StoredConnectionValues } from "../providers/connection-values.js";
 import type { Connection, ConnectionStatus, Owner, UpstreamRevocation } from "./connection.js";
 
 export type { Owner } from "./connection.js";
@@ -39,6 +40,7 @@ function connectionFromRow(row: ConnectionsTable): Connection {
     origins: { token: row.token_origin, api: row.api_origin },
     reconnectReason: row.reconnect_reason,
     refreshStartedAt: row.refresh_started_at,
+    connectionValues: row.connection_values ? (JSON.parse(row.connection_values) as StoredConnectionValues) : {},
   };
 }
 
@@ -66,6 +68,7 @@ function connectionToRow(connection: Connection): ConnectionsTable {
     api_origin: connection.origins.api,
     reconnect_reason: connection.reconnectReason,
     refresh_started_at: connection.refreshStartedAt,
+    connection_values: Object.keys(connection.connectionValues).length ? JSON.stringify(connection.connectionValues) : null,
   };
 }
 

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { App } from "../http/app-type.js";
 import { operatorOf } from "../http/credentials.js";
-import { EndUserId, EnvSchema, errorResponses, IdParams, Label, StringEnum, Timestamp, Uuid } from "../http/schemas.js";
+import { ConnectionValuesInput, ConnectionValuesOutput, EndUserId, EnvSchema, errorResponses, IdParams, Label, StringEnum, Timestamp, Uuid } from "../http/schemas.js";
 import { connectedPage, sendPage } from "../http/html-page.js";
 import { forgetBrowserBinding, isBoundBrowser } from "./browser-binding.js";
 import type { ConnectionService } from "./connection-service.js";
@@ -32,6 +32,7 @@ const Connection = Type.Object(
         "`refresh_interrupted` (a token refresh was cut short, e.g. by a crash, and the provider no longer accepts the old refresh token), `refresh_refused` (the provider refused the refresh token). " +
         "Null while active, and for connections that expired before the broker recorded reasons.",
     }),
+    connection_values: ConnectionValuesOutput,
   },
   { $id: "Connection", description: "A connected account. Never carries a token." },
 );
@@ -42,6 +43,7 @@ const StartBody = Type.Object(
     env: Type.Optional(EnvSchema),
     scopes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 50 })),
     redirect_after: Type.Optional(Type.String({ maxLength: 2000, description: "Where the browser goes after the callback, with ?connected_account_id=…" })),
+    connection_values: Type.Optional(ConnectionValuesInput),
   },
   { additionalProperties: false },
 );

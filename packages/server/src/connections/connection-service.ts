@@ -11,7 +11,8 @@ import type { TestOrLive } from "../ids.js";
 import { decodeCursor, encodeCursor, invalidCursor } from "../http/cursor.js";
 import { requireOAuthClient, type ResolvedProvider, type ScopedProviders } from "../providers/catalogue.js";
 import { canonicalProviderId } from "../providers/aliases.js";
-import { originChange, originsOf, describeChange } from "../providers/credential-origins.js";
+import { checkConnectInputs, resolveApiBase, plainValues, type StoredConnectionValues } from "../providers/connection-values.js";
+import { flowOriginsOf, originChange, originsOf, describeChange } from "../providers/credential-origins.js";
 import type { UpstreamClient } from "../providers/upstream-client.js";
 import type { Store, Tx } from "../store/database.js";
 import { retryingTransaction } from "../store/retrying-transaction.js";
@@ -23,6 +24,7 @@ import type { ConnectionQueries } from "./connection-queries.js";
 import type { OAuthAppService } from "../oauth-apps/oauth-app-service.js";
 import { UpstreamOAuthError, type OAuthClient } from "./oauth-client.js";
 import { createUpstreamRevocation, type UpstreamRevocationAttempt } from "./upstream-revocation.js";
+import { valuesAtConnect } from "./values-at-connect.js";
 
 export const OAUTH_STATE_TTL_MS = 10 * 60_000;
 export const CALLBACK_PATH = "/v1/connections/oauth/callback";
@@ -30,7 +32,8 @@ export const CALLBACK_PATH = "/v1/connections/oauth/callback";
 const REVOKE_ROUNDS = 3;
 
 export type OperatorContext = { tenantId: string; role?: "admin" | "viewer" } & Owner;
-export type StartInput = { provider: string; env?: TestOrLive; scopes?: string[]; redirect_after?: string };
+/** `connection_values`: the values the provider asks a person for (`connect_input`, e.g. a Zendesk subdomain). */
+export type StartInput = { provider: string; env?: TestOrLive; scopes?: string[]; redirect_after?: string; connection_values?: Record<string, string> | undefined };
 /**
  * Who a connection is made for. An operator connects shared accounts; a connect session connects
  * accounts owned by one end user, recorded as made by whoever created the session.
@@ -108,7 +111,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
   /** The provider moved while the flow was under way: its code and verifier go nowhere else. */
   function assertSameOrigins(state: { token_origin: string | null; api_origin: string | null }, provider: ResolvedProvider) {
     if (state.api_origin === null) return;
-    const change = originChange({ token: state.token_origin, api: state.api_origin }, originsOf(provider), "oauth2");
+    const change = originChange({ token: state.token_origin, api: state.api_origin }, flowOriginsOf(provider), "oauth2");
     if (change) throw oauthError("oauth_state_invalid", "the provider's address changed while this connection was under way; nothing was sent to it; start the connection again", { reason: "origin_changed", ...describeChange(change) });
   }
 
@@ -120,11 +123,13 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
     // The tenant's own OAuth app for this provider and env, when it has one; else the broker-wide client.
     const { provider, oauthAppId } = await deps.oauthApps.forConnect(initiator.tenantId, input.env ?? "test", input.provider);
     const { oauth } = requireOAuthClient(provider);
+    // Checked before the person leaves for the provider: a typo is a 422 here, not a failed connect.
+    const typedIn = checkConnectInputs(provider, input.connection_values);
     const scopes = input.scopes?.length ? input.scopes : oauth.defaultScopes;
     const { verifier, challenge } = await deps.oauthClient.generatePkce();
     const state = deps.oauthClient.generateState();
     const stateHash = hashState(state);
-    const startedWith = originsOf(provider);
+    const startedWith = flowOriginsOf(provider);
     const now = clock.now();
     const expiresAt = new Date(now.getTime() + OAUTH_STATE_TTL_MS).toISOString();
     await queries.deleteStatesExpiredBefore(new Date(now.getTime() - OAUTH_STATE_TTL_MS).toISOString());
@@ -147,6 +152,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       oauth_app_id: oauthAppId,
       token_origin: startedWith.token,
       api_origin: startedWith.api,
+      connection_values: Object.keys(typedIn).length ? JSON.stringify(typedIn) : null,
     });
     return { authorize_url: deps.oauthClient.authorizeUrl(provider, { state, challenge, redirectUri, scopes }), state, expires_at: expiresAt };
   }
@@ -197,10 +203,17 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       const verifier = await vault.open({ tenantId: row.tenant_id, table: "oauth_states", rowId: stateHash, field: "code_verifier" }, row.code_verifier_sealed);
       const { tokens, raw } = await completeExchange(provider, state, verifier, params);
 
+      // The values the API base URL needs, before anything is sent to it (the identity read included).
+      const typedIn = row.connection_values ? (JSON.parse(row.connection_values) as StoredConnectionValues) : {};
+      const connectionValues = await valuesAtConnect(provider, { typedIn, tokenResponse: raw, accessToken: tokens.accessToken }, deps.upstream).catch(async (error: unknown) => {
+        await deps.oauthClient.revoke(provider, tokens.accessToken);
+        throw error instanceof BrokerError ? error : new BrokerError("upstream_error", "the provider's API could not be reached for the connection's values", { reason: "connection_value" });
+      });
+      const apiBaseUrl = resolveApiBase(provider, plainValues(connectionValues));
       const presented = provider.presentCredential({ kind: "oauth2", secret: tokens.accessToken });
       const api = (req: Parameters<UpstreamClient["send"]>[1]) =>
         deps.upstream.send(
-          provider.apiBaseUrl,
+          apiBaseUrl,
           { ...req, headers: { ...provider.apiHeaders, ...presented.headers, ...req.headers }, query: { ...req.query, ...presented.query } },
           { guarded: provider.tenantDefined === true },
         );
@@ -232,9 +245,10 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
         label: row.label,
         oauthAppId: row.oauth_app_id,
         // The tokens will only ever go to where they were just issued (providers/credential-origins.ts).
-        origins: originsOf(provider),
+        origins: originsOf(provider, plainValues(connectionValues)),
         reconnectReason: null,
         refreshStartedAt: null,
+        connectionValues,
       };
       if (!(await storeNew(connection, row.connect_session_id, stateHash))) {
         // The flow was dropped while the code was exchanged (its end user deleted): the grant goes too.
@@ -376,6 +390,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       end_user_id: connection.endUserId,
       label: connection.label,
       reconnect_reason: connection.status === "expired" ? connection.reconnectReason : null,
+      connection_values: connection.connectionValues,
     };
   }
 }

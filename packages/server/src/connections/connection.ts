@@ -1,4 +1,5 @@
 import type { TestOrLive } from "../ids.js";
+import type { StoredConnectionValues } from "../providers/connection-values.js";
 import type { BoundOrigins, ReconnectReason } from "../providers/credential-origins.js";
 import type { Sealed } from "../vault/sealed.js";
 
@@ -40,4 +41,6 @@ export type Connection = {
   reconnectReason: ReconnectReason | null;
   /** A refresh request was (maybe) sent and its answer not yet stored; left behind by a crash. */
   refreshStartedAt: string | null;
+  /** The provider's per-connection values (providers/connection-values.ts); empty when it declares none. */
+  connectionValues: StoredConnectionValues;
 };

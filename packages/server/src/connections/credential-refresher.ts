@@ -27,6 +27,7 @@ import type { Connection } from "./connection.js";
 import type { ConnectionQueries } from "./connection-queries.js";
 import type { OAuthAppService } from "../oauth-apps/oauth-app-service.js";
 import type { ResolvedProvider } from "../providers/catalogue.js";
+import { plainValues } from "../providers/connection-values.js";
 import { describeChange, isUnbound, originChange, originChangedError, originsOf, type OriginChange, type ReconnectReason } from "../providers/credential-origins.js";
 import { UpstreamOAuthError, type OAuthClient } from "./oauth-client.js";
 
@@ -96,7 +97,7 @@ export function createCredentialRefresher(deps: RefresherDeps) {
    * recorded is bound to the provider's origins now, once.
    */
   async function assertOrigins(connection: Connection, provider: ResolvedProvider, db: Executor = store.db): Promise<void> {
-    const current = originsOf(provider);
+    const current = originsOf(provider, plainValues(connection.connectionValues));
     if (isUnbound(connection.origins)) {
       await queries.bindOrigins(connection.id, current, db);
       connection.origins = current;

@@ -5,6 +5,7 @@
  */
 import type { OAuthAppService } from "../oauth-apps/oauth-app-service.js";
 import type { ResolvedProvider } from "../providers/catalogue.js";
+import { plainValues } from "../providers/connection-values.js";
 import { describeChange, mayRevokeAt, originChange, originsOf } from "../providers/credential-origins.js";
 import type { Vault } from "../vault/vault.js";
 import type { Connection, UpstreamRevocation } from "./connection.js";
@@ -23,7 +24,14 @@ type UpstreamRevocationDeps = {
 function refusedRevocation(connection: Connection, issuer: ResolvedProvider): Record<string, unknown> | undefined {
   // Stored before origins were recorded: nothing to hold it to (it is bound at its next use).
   if (connection.origins.api === null) return undefined;
-  const change = originChange(connection.origins, originsOf(issuer), "oauth2");
+  let current: ReturnType<typeof originsOf>;
+  try {
+    current = originsOf(issuer, plainValues(connection.connectionValues));
+  } catch {
+    // A value the provider no longer accepts: its address is not one to send the token to.
+    return { reason: "connection_value_refused" };
+  }
+  const change = originChange(connection.origins, current, "oauth2");
   if (change) return { reason: "origin_changed", ...describeChange(change) };
   const revocationUrl = issuer.oauth?.revokeUrl;
   if (revocationUrl && !mayRevokeAt(connection.origins, revocationUrl)) return { reason: "revocation_origin", revocation_url: revocationUrl };

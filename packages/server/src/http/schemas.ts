@@ -10,6 +10,17 @@ export const EndUserId = Type.String({
   description: "Your own id for one of your users (1–255 characters, no control characters); the broker treats it as opaque",
 });
 export const Label = Type.String({ minLength: 1, maxLength: 100, pattern: "^[^\\u0000-\\u001F\\u007F]+$", description: "A name to tell accounts apart: 1–100 characters, no control characters" });
+/** The values a provider asks a person for when connecting (its `connect_input` connection values). */
+export const ConnectionValuesInput = Type.Record(Type.String({ pattern: "^[a-z][a-z0-9_]{0,39}$" }), Type.String({ maxLength: 300 }), {
+  maxProperties: 10,
+  description:
+    "The provider's per-connection values a person gives (its declaration's `connection_values` with source `connect_input`, e.g. a Zendesk `subdomain`): " +
+    "each is one DNS label matching the declared pattern. Required when the provider asks for any; 422 invalid_request names each missing or refused one.",
+});
+/** A credential's per-connection values, as stored: each value, and what a person is shown for it. */
+export const ConnectionValuesOutput = Type.Record(Type.String(), Type.Object({ value: Type.String(), display: Type.Optional(Type.String()) }), {
+  description: "The per-connection values its API address is filled with (an Atlassian cloud id with its site name, a Salesforce instance, a Zendesk subdomain); empty when the provider has none",
+});
 export const Uuid = Type.String({ format: "uuid", description: "A UUID" });
 export const Timestamp = Type.String({ format: "date-time" });
 export const EnvSchema = StringEnum(["test", "live"] as const);

@@ -6,6 +6,7 @@ import { providerFromDeclaration } from "../catalogue/declared-provider.js";
 import type { Config, ProviderOverrides } from "../config.js";
 import { BrokerError } from "../errors.js";
 import { BUILT_IN_PROVIDERS } from "./built-in.js";
+import { basePlaceholders } from "./connection-values.js";
 import type { OAuthSettings, ProviderDefinition, ToolDefinition } from "./provider-types.js";
 
 /** Built by the same code as a tenant's providers, with each built-in's hooks. */
@@ -16,6 +17,8 @@ export const PROVIDERS: readonly ProviderDefinition[] = BUILT_IN_PROVIDERS.map((
 
 export type ResolvedProvider = ProviderDefinition & {
   apiBaseUrl: string;
+  /** BROKER_PROVIDER_<ID>_API_BASE_URL replaced the declared base URL (a sandbox): see connection-values.ts. */
+  apiBaseOverridden?: boolean;
   oauth: (OAuthSettings & { revokeUrl?: string }) | undefined;
   client: { clientId: string; clientSecret: string } | undefined;
   /** Environment variables still needed before operators can connect it through OAuth. */
@@ -36,9 +39,12 @@ function resolve(definition: ProviderDefinition, overrides: ProviderOverrides = 
   const missing: string[] = [];
   if (oauth && !overrides.clientId) missing.push(envName(definition.id, "CLIENT_ID"));
   if (oauth && !overrides.clientSecret) missing.push(envName(definition.id, "CLIENT_SECRET"));
+  const undeclared = basePlaceholders(overrides.apiBaseUrl ?? "").filter((name) => !definition.connectionValues?.[name]);
+  if (undeclared.length) throw new Error(`${envName(definition.id, "API_BASE_URL")} names {${undeclared.join("}, {")}}, which provider "${definition.id}" does not declare as a connection value`);
   return {
     ...definition,
     apiBaseUrl: overrides.apiBaseUrl ?? definition.apiBaseUrl,
+    ...(overrides.apiBaseUrl !== undefined ? { apiBaseOverridden: true } : {}),
     oauth,
     client: overrides.clientId && overrides.clientSecret ? { clientId: overrides.clientId, clientSecret: overrides.clientSecret } : undefined,
     missing,

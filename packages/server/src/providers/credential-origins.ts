@@ -4,10 +4,15 @@
  * every use the provider's current origins are compared with the bound ones, a string comparison;
  * a provider re-pointed since (a changed declaration, a changed BROKER_PROVIDER_*_API_BASE_URL, a
  * demo sandbox that is gone) gets nothing, and the credential needs a reconnect.
+ *
+ * A provider whose base URL has per-connection values (`{name}`) binds each credential to its
+ * base URL as its values fill it (connection-values.ts, apiBindingOf): the origin, and the path up to
+ * the last value in it. A changed value is then a moved provider too, and sends nothing.
  */
 import { BrokerError } from "../errors.js";
 import { memoizeByKey } from "../shared/memo.js";
 import type { ResolvedProvider } from "./catalogue.js";
+import { apiBindingOf, hasPlaceholders, templateBindingOf, type ConnectionValues } from "./connection-values.js";
 
 /** `token`: null for a provider without OAuth, and for API keys, which never meet a token endpoint. */
 export type CredentialOrigins = { token: string | null; api: string };
@@ -20,7 +25,14 @@ export const originOf = memoizeByKey((url) => new URL(url).origin, { maxEntries:
 /** Providers are immutable once resolved: their origins are worked out once per provider object. */
 const originsByProvider = new WeakMap<object, CredentialOrigins>();
 
-export function originsOf(provider: Pick<ResolvedProvider, "apiBaseUrl" | "oauth">): CredentialOrigins {
+type OriginSource = Pick<ResolvedProvider, "id" | "apiBaseUrl" | "oauth" | "connectionValues" | "apiBaseOverridden">;
+
+/**
+ * `values`: the credential's connection values, for a base URL with placeholders (one without any
+ * throws connection_unusable, reason connection_value_missing).
+ */
+export function originsOf(provider: OriginSource, values?: ConnectionValues): CredentialOrigins {
+  if (hasPlaceholders(provider.apiBaseUrl)) return { token: provider.oauth ? originOf(provider.oauth.tokenUrl) : null, api: apiBindingOf(provider, values ?? {}) };
   let origins = originsByProvider.get(provider);
   if (!origins) {
     origins = { token: provider.oauth ? originOf(provider.oauth.tokenUrl) : null, api: originOf(provider.apiBaseUrl) };
@@ -28,6 +40,10 @@ export function originsOf(provider: Pick<ResolvedProvider, "apiBaseUrl" | "oauth
   }
   return origins;
 }
+
+/** What a connect under way is bound to before its values are known: the base URL template (see templateBindingOf). */
+export const flowOriginsOf = (provider: OriginSource): CredentialOrigins =>
+  hasPlaceholders(provider.apiBaseUrl) ? { token: provider.oauth ? originOf(provider.oauth.tokenUrl) : null, api: templateBindingOf(provider) } : originsOf(provider);
 
 /** Never bound: a row stored before the broker recorded origins (bound at its first use). */
 export const isUnbound = (bound: BoundOrigins) => bound.api === null;
@@ -53,7 +69,7 @@ export const describeChange = (change: OriginChange) => ({
 /** A revocation goes to one of the origins the credential was issued for, or nowhere. */
 export const mayRevokeAt = (bound: BoundOrigins, url: string) => {
   const origin = originOf(url);
-  return origin === bound.token || origin === bound.api;
+  return origin === bound.token || (bound.api !== null && origin === originOf(bound.api));
 };
 
 export type ReconnectReason = "origin_changed" | "refresh_interrupted" | "refresh_refused";

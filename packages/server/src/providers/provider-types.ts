@@ -3,6 +3,7 @@
  * is built from a declaration (catalogue/declaration-schema.ts) by catalogue/declared-provider.ts;
  * a built-in one adds the few named hooks its vendor's quirks need, from its own folder.
  */
+import type { ConnectionValueSpecs } from "./connection-values.js";
 import type { UpstreamRequest, UpstreamResponse } from "./upstream-client.js";
 
 export type AuthMode = "oauth2" | "api_key";
@@ -98,7 +99,10 @@ export type ProviderDefinition = {
   /** Other ids that name a built-in provider (`github` for `scm`): see providers/aliases.ts. */
   aliases?: readonly string[];
   authModes: AuthMode[];
+  /** May name per-connection values as `{name}` (see connection-values.ts). */
   apiBaseUrl: string;
+  /** The declaration's `connection_values`: kept with each connection, filling the base URL. */
+  connectionValues?: ConnectionValueSpecs;
   oauth?: OAuthSettings;
   /** Headers every API call carries (e.g. GitHub's Accept and API version). */
   apiHeaders: Record<string, string>;

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { App } from "../http/app-type.js";
 import { actorOf } from "../http/credentials.js";
-import { EnvSchema, errorResponses, IdParams, Timestamp, Uuid } from "../http/schemas.js";
+import { ConnectionValuesInput, ConnectionValuesOutput, EnvSchema, errorResponses, IdParams, Timestamp, Uuid } from "../http/schemas.js";
 import type { SecretItemService } from "./secret-item-service.js";
 
 const secretFields = {
@@ -17,6 +17,7 @@ const secretFields = {
     description:
       "`origin_changed`: the provider's API base URL moved since the key was stored; the key is never sent to the new address and must be stored again. Null while usable.",
   }),
+  connection_values: ConnectionValuesOutput,
 };
 const SecretItem = Type.Object(secretFields, { $id: "SecretItem", description: "Metadata only: the value is write-only." });
 const CreateSecretItem = Type.Object(
@@ -25,6 +26,7 @@ const CreateSecretItem = Type.Object(
     env: EnvSchema,
     name: Type.String({ minLength: 1, maxLength: 200 }),
     value: Type.String({ minLength: 1, maxLength: 8192, description: "The secret; stored encrypted, never returned" }),
+    connection_values: Type.Optional(ConnectionValuesInput),
   },
   { additionalProperties: false },
 );

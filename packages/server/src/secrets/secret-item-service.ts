@@ -8,6 +8,7 @@ import type { Clock } from "../clock.js";
 import { BrokerError, notFound } from "../errors.js";
 import type { TestOrLive } from "../ids.js";
 import type { ResolvedProvider, ScopedProviders } from "../providers/catalogue.js";
+import { checkConnectInputs, plainValues, type ConnectionValues, type StoredConnectionValues } from "../providers/connection-values.js";
 import { describeChange, originChange, originChangedError, originsOf, type BoundOrigins } from "../providers/credential-origins.js";
 import type { Store } from "../store/database.js";
 import type { SecretItemsTable } from "../store/schema.js";
@@ -15,11 +16,14 @@ import type { Vault } from "../vault/vault.js";
 import type { SecretItemQueries } from "./secret-item-queries.js";
 import { createLastUsedRecorder } from "../ttl-cache.js";
 
-export type SecretItemInput = { provider: string; env: TestOrLive; name: string; value: string };
+/** `connection_values`: the values the provider asks for with a key (`connect_input`, e.g. a Zendesk subdomain). */
+export type SecretItemInput = { provider: string; env: TestOrLive; name: string; value: string; connection_values?: Record<string, string> | undefined };
 /** An end user's own key, stored through a connect session; its name is made unique for them. */
-export type EndUserKeyInput = { provider: string; env: TestOrLive; value: string; endUserId: string; label: string | null };
+export type EndUserKeyInput = { provider: string; env: TestOrLive; value: string; endUserId: string; label: string | null; connection_values?: Record<string, string> | undefined };
 
 const sealContext = (row: Pick<SecretItemsTable, "tenant_id" | "id">) => ({ tenantId: row.tenant_id, table: "secret_items", rowId: row.id, field: "value" });
+
+const valuesOf = (row: Pick<SecretItemsTable, "connection_values">): StoredConnectionValues => (row.connection_values ? (JSON.parse(row.connection_values) as StoredConnectionValues) : {});
 
 const present = (row: SecretItemsTable) => ({
   secret_item_id: row.id,
@@ -31,6 +35,7 @@ const present = (row: SecretItemsTable) => ({
   end_user_id: row.end_user_id,
   label: row.label,
   reconnect_reason: row.reconnect_reason,
+  connection_values: valuesOf(row),
 });
 
 type SecretItemDeps = {
@@ -42,7 +47,17 @@ type SecretItemDeps = {
   clock: Clock;
 };
 
-type ResolvedItem = { id: string; tenantId: string; provider: string; env: TestOrLive; endUserId: string | null; name: string; origins: BoundOrigins; reconnectReason: string | null };
+type ResolvedItem = {
+  id: string;
+  tenantId: string;
+  provider: string;
+  env: TestOrLive;
+  endUserId: string | null;
+  name: string;
+  origins: BoundOrigins;
+  reconnectReason: string | null;
+  connectionValues: ConnectionValues;
+};
 
 export function createSecretItemService({ store, queries, vault, catalogue, audit, clock }: SecretItemDeps) {
 
@@ -54,6 +69,8 @@ export function createSecretItemService({ store, queries, vault, catalogue, audi
       throw new BrokerError("unprocessable", `provider "${provider.id}" does not take API keys; connect it through OAuth`);
     }
     const { id } = input;
+    // The values the key's API address needs: each one DNS label matching its pattern.
+    const values = checkConnectInputs(provider, input.connection_values);
     const row: SecretItemsTable = {
       id,
       tenant_id: tenantId,
@@ -66,8 +83,9 @@ export function createSecretItemService({ store, queries, vault, catalogue, audi
       end_user_id: input.endUserId,
       label: input.label,
       // A key goes only to the API it was stored for (providers/credential-origins.ts).
-      api_origin: originsOf(provider).api,
+      api_origin: originsOf(provider, plainValues(values)).api,
       reconnect_reason: null,
+      connection_values: Object.keys(values).length ? JSON.stringify(values) : null,
     };
     if (await queries.findByName(row)) throw new BrokerError("conflict", `a secret item named "${input.name}" already exists for ${provider.id} in ${input.env}`);
     await store.db.transaction().execute(async (trx) => {
@@ -133,7 +151,7 @@ export function createSecretItemService({ store, queries, vault, catalogue, audi
         await noteUse(row.id, row.last_used_at);
         return value;
       };
-      return { id: row.id, tenantId: row.tenant_id, provider: row.provider, env: row.env, endUserId: row.end_user_id, name: row.name, origins: { token: null, api: row.api_origin }, reconnectReason: row.reconnect_reason, open };
+      return { id: row.id, tenantId: row.tenant_id, provider: row.provider, env: row.env, endUserId: row.end_user_id, name: row.name, origins: { token: null, api: row.api_origin }, reconnectReason: row.reconnect_reason, connectionValues: plainValues(valuesOf(row)), open };
     },
 
     /**
@@ -143,7 +161,7 @@ export function createSecretItemService({ store, queries, vault, catalogue, audi
      */
     async assertOrigins(item: ResolvedItem, provider: ResolvedProvider): Promise<void> {
       const who = item.endUserId ? "its end user" : "an operator";
-      const current = originsOf(provider);
+      const current = originsOf(provider, item.connectionValues);
       if (item.reconnectReason !== null) {
         throw new BrokerError("connection_unusable", `the secret item was stored for another address of ${provider.displayName}; ${who} must store the API key again`, {
           reason: item.reconnectReason,

@@ -133,6 +133,8 @@ export interface ConnectionsTable {
   reconnect_reason: "origin_changed" | "refresh_interrupted" | "refresh_refused" | null;
   /** Set before a refresh request leaves, cleared when its answer is stored: a crash in between leaves it behind. */
   refresh_started_at: string | null;
+  /** JSON {name: {value, display?}} of the provider's connection values (0015); null when it has none. */
+  connection_values: string | null;
 }
 
 export interface OAuthStatesTable {
@@ -157,6 +159,8 @@ export interface OAuthStatesTable {
   /** Origins of the token endpoint and API the flow started with: the callback exchanges the code only there. */
   token_origin: string | null;
   api_origin: string | null;
+  /** JSON {name: {value}} of the connect_input values given when the flow started (0015); null when none. */
+  connection_values: string | null;
 }
 
 export interface OAuthAppsTable {
@@ -213,6 +217,8 @@ export interface SecretItemsTable {
   api_origin: string | null;
   /** origin_changed once the provider's API moved: the key must be stored again. */
   reconnect_reason: "origin_changed" | null;
+  /** JSON {name: {value}} of the provider's connect_input values given with the key (0015); null when none. */
+  connection_values: string | null;
 }
 
 /** A closed billing period: its frozen invoice and the one-time plan-match consumption. */

@@ -9,6 +9,7 @@ import type { ConnectionCache } from "../connections/connection-cache.js";
 import type { Connection } from "../connections/connection.js";
 import type { CredentialRefresher } from "../connections/credential-refresher.js";
 import type { TokenSet } from "../providers/provider-types.js";
+import { plainValues, type ConnectionValues } from "../providers/connection-values.js";
 import { BrokerError, notFound } from "../errors.js";
 import type { TestOrLive } from "../ids.js";
 import type { SecretItemService } from "../secrets/secret-item-service.js";
@@ -21,13 +22,15 @@ import type { CatalogueTool } from "./tool-catalogue.js";
 export type CredentialHandle =
   | {
       kind: "oauth2";
+      /** The connection's values for the provider's API base URL (providers/connection-values.ts). */
+      connectionValues: ConnectionValues;
       connectionId: string;
       tokens: () => Promise<TokenSet>;
       renewAfter401: (staleAccessToken: string) => Promise<TokenSet>;
       /** Throws connection_unusable if the connection was revoked or expired since it was resolved. */
       assertStillActive: () => Promise<void>;
     }
-  | { kind: "api_key"; secretItemId: string; open: () => Promise<string> };
+  | { kind: "api_key"; secretItemId: string; connectionValues: ConnectionValues; open: () => Promise<string> };
 
 export type HandleRequest = { connected_account_id?: string | null | undefined; secret_item_id?: string | null | undefined };
 
@@ -51,6 +54,7 @@ export function createCredentialResolution({ connections, refresher, secretItems
   const oauth2Handle = (connection: Connection): CredentialHandle => ({
     kind: "oauth2",
     connectionId: connection.id,
+    connectionValues: plainValues(connection.connectionValues),
     tokens: () => refresher.getFreshCredentials(connection),
     renewAfter401: (staleAccessToken) => refresher.forceRefresh(connection, staleAccessToken),
     assertStillActive: () => refresher.assertActive(connection),
@@ -84,7 +88,7 @@ export function createCredentialResolution({ connections, refresher, secretItems
     if (!usableBy(owner, item)) throw notFound("secret item");
     checkScope(entry, owner.env, item, "secret item");
     await secretItems.assertOrigins(item, entry.provider);
-    return { kind: "api_key", secretItemId: item.id, open: item.open };
+    return { kind: "api_key", secretItemId: item.id, connectionValues: item.connectionValues, open: item.open };
   }
 
   async function candidatesFor(entry: CatalogueTool, owner: HandleOwner): Promise<Candidate[]> {

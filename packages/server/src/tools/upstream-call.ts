@@ -8,6 +8,7 @@ import { RequestNotSentError, type UpstreamClient, type UpstreamResponse } from 
 import type { CredentialHandle } from "./credential-resolution.js";
 import type { CallOutcome } from "./invocation-lifecycle.js";
 import type { PresentedCredential } from "../providers/provider-types.js";
+import { resolveApiBase } from "../providers/connection-values.js";
 import { basicCredentialsOf, MAX_RESULT_VALUES, scrub, scrubTargets } from "./scrub.js";
 import type { CatalogueTool } from "./tool-catalogue.js";
 
@@ -109,15 +110,18 @@ export function createUpstreamCall({ upstream }: UpstreamCallDeps) {
       const provider = entry.provider;
       const secrets = callSecrets(provider.client);
       let handedToNetwork = false;
+      let baseUrl: string | undefined;
       let latencyMs = 0;
       const send = async (credential: { kind: "oauth2" | "api_key"; secret: string }) => {
         const request = entry.tool.buildRequest(args);
+        // The credential's own address: its connection values fill the base URL's placeholders.
+        baseUrl ??= resolveApiBase(provider, handle.connectionValues);
         if (!handedToNetwork) await hooks.beforeSend?.();
         handedToNetwork = true;
         const presented = provider.presentCredential(credential);
         secrets.add(credential.secret, ...presentedForms(presented));
         const response = await upstream.send(
-          provider.apiBaseUrl,
+          baseUrl,
           { ...request, headers: { ...provider.apiHeaders, ...request.headers, ...presented.headers }, query: { ...request.query, ...presented.query } },
           { guarded: provider.tenantDefined === true },
         );

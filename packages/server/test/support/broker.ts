@@ -10,6 +10,7 @@ import type { App } from "../../src/http/app-type.js";
 import { openRuntime, type Runtime } from "../../src/runtime.js";
 import { formatMasterKey } from "../../src/vault/master-keys.js";
 import type { HostResolver } from "../../src/shared/url-safety.js";
+import type { ProviderDefinition } from "../../src/providers/provider-types.js";
 import { createTestDatabase, type DbKind, type TestDatabase } from "./databases.js";
 
 export type TestBroker = {
@@ -48,6 +49,8 @@ export type StartOptions = {
   webhookResolver?: HostResolver;
   /** Where the console's built bundle is (default: packages/console/dist). */
   consoleDirectory?: string;
+  /** The broker's own providers (default the built-in catalogue). */
+  builtInProviders?: readonly ProviderDefinition[];
 };
 
 export async function startBroker(kind: DbKind, options: StartOptions = {}): Promise<TestBroker> {
@@ -87,7 +90,7 @@ async function startBrokerOnPort(database: TestDatabase, port: number, masterKey
       done();
     },
   });
-  const services = await createServices({ ...runtime, webhookResolver: options.webhookResolver, ...(options.clock ? { clock: options.clock } : {}) });
+  const services = await createServices({ ...runtime, webhookResolver: options.webhookResolver, builtInProviders: options.builtInProviders, ...(options.clock ? { clock: options.clock } : {}) });
   const app = await buildApp(services, { logStream, ...(options.consoleDirectory ? { consoleDirectory: options.consoleDirectory } : {}) });
   try {
     await app.listen({ host: "127.0.0.1", port });

@@ -13,6 +13,7 @@ import * as meteredInvocations from "./0011-metered-invocations.js";
 import * as meteringReportTimes from "./0012-metering-report-times.js";
 import * as invocationRequestFingerprints from "./0013-invocation-request-fingerprints.js";
 import * as credentialOrigins from "./0014-credential-origins.js";
+import * as connectionValues from "./0015-connection-values.js";
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   "0012-metering-report-times": meteringReportTimes,
   "0013-invocation-request-fingerprints": invocationRequestFingerprints,
   "0014-credential-origins": credentialOrigins,
+  "0015-connection-values": connectionValues,
 };

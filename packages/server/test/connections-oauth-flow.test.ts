@@ -108,6 +108,7 @@ describeEachDatabase("OAuth connect flow", (kind) => {
         end_user_id: null,
         label: null,
         reconnect_reason: null,
+        connection_values: {},
       });
 
       const executed = await executeTool(world.broker, world.tenant, { tool_name: p.tool, connected_account_id: id });

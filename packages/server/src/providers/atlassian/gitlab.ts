@@ -195,6 +195,8 @@ export const gitlabTools: ToolDeclaration[] = [
     ),
     risk: "high",
     side_effect: "write",
+    // A second merge of a merged merge request changes nothing (GitLab refuses it).
+    idempotent: true,
     scopes: [WRITE],
     request: { method: "PUT", path: "/projects/{id}/merge_requests/{merge_request_iid}/merge", body: { sha: "{sha}", squash: "{squash}", should_remove_source_branch: "{should_remove_source_branch}" } },
     response: { schema: anObject, fields: { ...MR_FIELDS, merge_commit_sha: "/merge_commit_sha" } },

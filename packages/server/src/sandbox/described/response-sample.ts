@@ -47,7 +47,7 @@ function fillMappedPointers(body: unknown, mapping: { root: string; fields: stri
       path.forEach((token, index) => {
         if (index === path.length - 1) container[token] ??= `${token}-sample`;
         else {
-          if (!container[token] || typeof container[token] !== "object") container[token] = {};
+          if (!container[token] || typeof container[token] !== "object") container[token] = /^\d+$/.test(path[index + 1]!) ? [] : {};
           container = container[token];
         }
       });

@@ -9,9 +9,9 @@ import { header, sendEmpty, sendJson, sendText, type FakeRequest } from "../http
 import type { ProviderCore } from "../provider-core.js";
 import { checkCredential, CREDENTIAL_MESSAGES } from "./api-credentials.js";
 import type { SandboxUser } from "./described-oauth.js";
-import type { DescribedOperation, IndexedDescription } from "./description.js";
+import type { DescribedOperation, IndexedDescription, JsonObject } from "./description.js";
 import { matchesSchema, validateRequest } from "./request-validation.js";
-import { sampleResponse } from "./response-sample.js";
+import { sampleResponse, type ToolExpectation } from "./response-sample.js";
 import { fillTemplates, userValues } from "./templates.js";
 import type { DescribedVendor, SandboxAnswer } from "./vendor-config.js";
 
@@ -28,6 +28,8 @@ export type ApiContext = {
   pathPrefix: string;
   /** Query parameters the credential travels in. */
   credentialQuery: ReadonlySet<string>;
+  /** The tool that sends this request (method and path template), for an operation whose description names no response body. */
+  expectationFor(operation: DescribedOperation): ToolExpectation | undefined;
   /** The declaration's identity request: answered with the sandbox user at its pointers. */
   identity: ProviderDeclaration["identity"];
 };
@@ -74,7 +76,8 @@ export async function handleDescribedApi(context: ApiContext, req: FakeRequest, 
   );
   if (verdict.problems.length > 0) return answer(context, res, context.vendor.errors.invalidRequest, verdict.problems.join("; "), req);
 
-  const sampled = sampleResponse(context.description, match.operation, (schema, value) => matchesSchema(context.description, `${match.operation.operationId}:response`, schema, value));
+  const fits = (schema: JsonObject, value: unknown) => matchesSchema(context.description, `${match.operation.operationId}:response`, schema, value);
+  const sampled = sampleResponse(context.description, match.operation, fits, context.expectationFor(match.operation));
   const authorization = header(req, "authorization");
   if (sampled.body === undefined) {
     verdict.emptyAnswer = true;

@@ -10,7 +10,7 @@ import { createProviderCore } from "../provider-core.js";
 import type { FakeProvider } from "../types.js";
 import { handleDescribedApi, type ApiContext } from "./api-handler.js";
 import { authorizeRules, handleRevokeRequest, handleTokenRequest, type SandboxUser } from "./described-oauth.js";
-import { derivedDescription, indexDescription, readDescriptionFile, type DescriptionSource, type IndexedDescription } from "./description.js";
+import { derivedDescription, indexDescription, readDescriptionFile, type DescriptionSource, type IndexedDescription, type JsonObject } from "./description.js";
 import { DEFAULT_USER, type DescribedVendor } from "./vendor-config.js";
 import { vendorOf } from "./vendors/index.js";
 
@@ -113,6 +113,11 @@ export async function startDescribedSandbox(options: DescribedSandboxOptions): P
     pathPrefix,
     credentialQuery,
     identity: declaration.identity,
+    expectationFor: (operation) => {
+      const tool = options.provider.tools.find((candidate) => candidate.request.method === operation.method && operation.pattern.test(`${pathPrefix}${candidate.request.path}`));
+      if (!tool) return undefined;
+      return { schema: (tool.response?.schema ?? { type: "object" }) as JsonObject, root: tool.response?.root ?? "", fields: Object.values(tool.response?.fields ?? {}) };
+    },
   };
   const server = await startServer(async (req, res) => {
     if (variant && req.method === "GET" && req.path === variant.authorizePath) return core.handleAuthorize(req, res, authorizeRules(variant));

@@ -18,10 +18,22 @@ export function successResponseOf(description: IndexedDescription, operation: De
   return { status: 200, response: description.resolve(responses.default ?? {}) };
 }
 
-export function sampleResponse(description: IndexedDescription, operation: DescribedOperation, fits: (schema: JsonObject, value: unknown) => boolean): SampledResponse {
+/** What the calling tool expects back: used when the description does not say what the vendor answers (Trello's bare "Success"). */
+export type ToolExpectation = { schema: JsonObject; root: string; fields: string[] };
+
+export function sampleResponse(
+  description: IndexedDescription,
+  operation: DescribedOperation,
+  fits: (schema: JsonObject, value: unknown) => boolean,
+  expected?: ToolExpectation,
+): SampledResponse {
   const { status, response } = successResponseOf(description, operation);
   const content = (response.content ?? {}) as JsonObject;
   const entry = Object.entries(content).find(([type]) => /json/i.test(type)) ?? Object.entries(content)[0];
+  if (!entry && status !== 204 && expected) {
+    const body = sampleSchema(description, expected.schema, "", 0, []) ?? {};
+    return { status, contentType: "application/json", body: fillMappedPointers(body, expected) };
+  }
   if (!entry || status === 204) return { status, contentType: undefined, body: undefined };
   const [contentType, media] = entry as [string, JsonObject];
   const schema = (media.schema ?? {}) as JsonObject;

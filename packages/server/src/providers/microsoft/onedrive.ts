@@ -225,7 +225,7 @@ const tools: ToolDeclaration[] = [
 const declaration: ProviderDeclaration = {
   id: "microsoft_onedrive",
   display_name: "Microsoft OneDrive",
-  description: `Files in OneDrive and SharePoint document libraries, through Microsoft Graph. ${TENANT_NOTE}`.slice(0, 500),
+  description: `Files in OneDrive and SharePoint document libraries, through Microsoft Graph. ${TENANT_NOTE}`,
   icon: ONEDRIVE_ICON,
   docs_url: "https://learn.microsoft.com/en-us/graph/api/resources/onedrive?view=graph-rest-1.0",
   api_base_url: GRAPH_BASE_URL,

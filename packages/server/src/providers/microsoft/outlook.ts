@@ -12,7 +12,7 @@ const tools = [...outlookMailTools, ...outlookCalendarTools];
 const declaration: ProviderDeclaration = {
   id: "microsoft_outlook",
   display_name: "Microsoft Outlook",
-  description: `Outlook mail and calendar of a Microsoft 365 or Outlook.com account, through Microsoft Graph. ${TENANT_NOTE}`.slice(0, 500),
+  description: `Outlook mail and calendar of a Microsoft 365 or Outlook.com account, through Microsoft Graph. ${TENANT_NOTE}`,
   icon: OUTLOOK_ICON,
   docs_url: "https://learn.microsoft.com/en-us/graph/api/resources/mail-api-overview?view=graph-rest-1.0",
   api_base_url: GRAPH_BASE_URL,

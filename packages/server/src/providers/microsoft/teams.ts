@@ -167,7 +167,7 @@ const tools: ToolDeclaration[] = [
 const declaration: ProviderDeclaration = {
   id: "microsoft_teams",
   display_name: "Microsoft Teams",
-  description: `Teams, channels and chats of a Microsoft 365 work or school account, through Microsoft Graph. ${TENANT_NOTE}`.slice(0, 500),
+  description: `Teams, channels and chats of a Microsoft 365 work or school account, through Microsoft Graph. ${TENANT_NOTE}`,
   icon: TEAMS_ICON,
   docs_url: "https://learn.microsoft.com/en-us/graph/api/resources/teams-api-overview?view=graph-rest-1.0",
   api_base_url: GRAPH_BASE_URL,

@@ -22,7 +22,8 @@ export const confluenceDeclaration: ProviderDeclaration = {
   connection_values: ATLASSIAN_CLOUD_ID,
   auth: atlassianOAuth([READ_PAGE, WRITE_PAGE, "delete:page:confluence", "read:space:confluence", "write:comment:confluence", "search:confluence", "read:confluence-user"]),
   default_headers: { Accept: "application/json" },
-  identity: { path: "/wiki/rest/api/user/current", account_id: "/accountId", display_name: "/email" },
+  // The display name, not the email: Atlassian hides emails by the user's privacy settings.
+  identity: { path: "/wiki/rest/api/user/current", account_id: "/accountId", display_name: "/displayName" },
 };
 
 const pageId = { type: "string", pattern: "^[0-9]{1,20}$", description: "Page id (the number in the page's URL)" };

@@ -22,7 +22,8 @@ export const jiraDeclaration: ProviderDeclaration = {
   connection_values: ATLASSIAN_CLOUD_ID,
   auth: atlassianOAuth([READ, WRITE, "read:jira-user"]),
   default_headers: { Accept: "application/json" },
-  identity: { path: "/rest/api/3/myself", account_id: "/accountId", display_name: "/emailAddress" },
+  // The display name, not the email: Atlassian hides emails by the user's privacy settings.
+  identity: { path: "/rest/api/3/myself", account_id: "/accountId", display_name: "/displayName" },
 };
 
 const issueKey = { type: "string", pattern: "^([A-Z][A-Z0-9_]{0,254}-[1-9][0-9]{0,9}|[1-9][0-9]{0,18})$", description: "Issue key (PROJ-123) or numeric issue id" };

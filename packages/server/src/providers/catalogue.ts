@@ -27,6 +27,10 @@ export type ResolvedProvider = ProviderDefinition & {
 
 const envName = (providerId: string, field: string) => `BROKER_PROVIDER_${providerId.toUpperCase()}_${field}`;
 
+/** The environment variables a built-in provider needs before operators can connect it (README's provider table). */
+export const requiredEnvironment = (definition: Pick<ProviderDefinition, "id" | "oauth">): string[] =>
+  definition.oauth ? [envName(definition.id, "CLIENT_ID"), envName(definition.id, "CLIENT_SECRET")] : [];
+
 function resolve(definition: ProviderDefinition, overrides: ProviderOverrides = {}): ResolvedProvider {
   const oauth = definition.oauth
     ? {
@@ -36,9 +40,10 @@ function resolve(definition: ProviderDefinition, overrides: ProviderOverrides = 
         ...((overrides.revokeUrl ?? definition.oauth.revokeUrl) ? { revokeUrl: overrides.revokeUrl ?? definition.oauth.revokeUrl } : {}),
       }
     : undefined;
+  const [clientIdVariable, clientSecretVariable] = requiredEnvironment(definition);
   const missing: string[] = [];
-  if (oauth && !overrides.clientId) missing.push(envName(definition.id, "CLIENT_ID"));
-  if (oauth && !overrides.clientSecret) missing.push(envName(definition.id, "CLIENT_SECRET"));
+  if (clientIdVariable && !overrides.clientId) missing.push(clientIdVariable);
+  if (clientSecretVariable && !overrides.clientSecret) missing.push(clientSecretVariable);
   const undeclared = basePlaceholders(overrides.apiBaseUrl ?? "").filter((name) => !definition.connectionValues?.[name]);
   if (undeclared.length) throw new Error(`${envName(definition.id, "API_BASE_URL")} names {${undeclared.join("}, {")}}, which provider "${definition.id}" does not declare as a connection value`);
   return {

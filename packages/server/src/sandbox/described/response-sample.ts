@@ -39,7 +39,28 @@ export function sampleResponse(
   const schema = (media.schema ?? {}) as JsonObject;
   for (const example of examplesOf(description, media)) if (fits(schema, example)) return { status, contentType, body: example };
   const body = sampleSchema(description, schema, "", 0, []) ?? {};
-  return { status, contentType, body: fillMappedPointers(body, operation.operation["x-toolbroker-response"]) };
+  const filled = fillMappedPointers(body, operation.operation["x-toolbroker-response"]);
+  return { status, contentType, body: expected ? withExpected(description, filled, expected) : filled };
+}
+
+/**
+ * Where the description leaves parts of the answer open (Notion's own description answers
+ * `{type: object}`), what the calling tool's schema and mapping expect fills them; whatever the
+ * description does say wins.
+ */
+function withExpected(description: IndexedDescription, body: unknown, expected: ToolExpectation): unknown {
+  const fromTool = fillMappedPointers(sampleSchema(description, expected.schema, "", 0, []) ?? {}, expected);
+  return mergeOver(fromTool, body);
+}
+
+function mergeOver(base: unknown, over: unknown): unknown {
+  if (isPlainObject(base) && isPlainObject(over)) {
+    const merged: JsonObject = { ...base };
+    for (const [key, value] of Object.entries(over)) merged[key] = key in base ? mergeOver(base[key], value) : value;
+    return merged;
+  }
+  if (Array.isArray(base) && Array.isArray(over)) return over.length === 0 ? base : over.map((item, index) => mergeOver(base[index] ?? base[0], item));
+  return over === undefined ? base : over;
 }
 
 /** A derived operation's answer gets a value wherever the tool's mapping will look (its schema may not name those fields). */

@@ -60,6 +60,11 @@ it("connects a sandbox GitHub account through the real redirects, calls a tool a
   expect(queue.body.data.map((approval: { approval_id: string }) => approval.approval_id)).toContain(deletion.body.error.details.approval_id);
 });
 
+it("prints a described sandbox for every other built-in provider, with an API key to store for the key-only ones", () => {
+  expect(demo.output()).toMatch(/^ {2}gmail +vendored +http:\/\/127\.0\.0\.1:\d+$/m);
+  expect(demo.output()).toMatch(/^ {2}zendesk +authored +http:\/\/127\.0\.0\.1:\d+ +API key for a secret item: \S+$/m);
+});
+
 it("refuses to run in production", { timeout: 30_000 }, async () => {
   const result = await runToolbroker(["demo"], {
     BROKER_ENV: "production",

@@ -70,6 +70,7 @@ function sandboxBanner(sandbox: FakeUpstreams): string {
     `  scm      GitHub-like   ${sandbox.github.url}   user ${sandbox.github.currentUser().login}`,
     `  chat     Slack-like    ${sandbox.slack.url}`,
     `  tracker  Linear-like   ${sandbox.linear.url}   API key for a secret item: ${sandbox.linear.addApiKey()}`,
+    "Served from each vendor's API description (vendored: the vendor's own; authored: written from its reference):",
     ...Object.values(sandbox.described).map(describedBannerLine),
     "Connect an account in the console (Connections → Connect), or with POST /v1/connections/oauth/start and the",
     "authorize_url it answers; then call tools, e.g. scm.list_repositories, and scm.delete_repository to see an approval.",
@@ -80,7 +81,7 @@ function sandboxBanner(sandbox: FakeUpstreams): string {
 /** A described sandbox (served from its vendor's API description); an API-key provider shows a key to store as a secret item. */
 function describedBannerLine(sandbox: FakeUpstreams["described"][string]): string {
   const key = sandbox.clientId && sandbox.env[`BROKER_PROVIDER_${sandbox.providerId.toUpperCase()}_CLIENT_ID`] ? "" : `   API key for a secret item: ${sandbox.issueApiKey()}`;
-  return `  ${sandbox.providerId.padEnd(8)} ${sandbox.descriptionSource.padEnd(13)} ${sandbox.url}${key}`;
+  return `  ${sandbox.providerId.padEnd(18)} ${sandbox.descriptionSource.padEnd(9)} ${sandbox.url}${key}`;
 }
 
 export async function worker(config: Config): Promise<number> {

@@ -32,7 +32,7 @@ export type ToolCheckResult = {
 /** Headers any HTTP API takes whether its description lists them or not (Prefer: RFC 7240, Graph's `outlook.body-content-type`). */
 const GENERIC_HEADERS = new Set(["accept", "accept-language", "content-type", "if-match", "if-none-match", "if-modified-since", "if-unmodified-since", "prefer", "user-agent", "range"]);
 
-function toolArguments(tool: ToolDeclaration): ToolArguments {
+export function toolArguments(tool: ToolDeclaration): ToolArguments {
   const schema = tool.arguments_schema as Json;
   return { properties: (schema.properties ?? {}) as Record<string, Json>, required: new Set((schema.required ?? []) as string[]) };
 }
@@ -56,9 +56,9 @@ const sampleArguments = (args: ToolArguments, example: Record<string, unknown>) 
   Object.fromEntries(Object.entries(args.properties).filter(([name]) => !(name in example) && !args.required.has(name)).map(([name, schema]) => [name, sampleValue(schema, name)]));
 
 /** What the example arguments build: after the hook, before it, and after it from the required arguments alone. */
-type BuiltRequests = { full?: UpstreamRequest | undefined; declared?: UpstreamRequest | undefined; minimal?: UpstreamRequest | undefined };
+export type BuiltRequests = { full?: UpstreamRequest | undefined; declared?: UpstreamRequest | undefined; minimal?: UpstreamRequest | undefined };
 
-function exampleRequests(input: ToolUnderCheck, args: ToolArguments, problems: string[]): BuiltRequests {
+export function exampleRequests(input: ToolUnderCheck, args: ToolArguments, problems: string[]): BuiltRequests {
   const { example, tool, hooks } = input;
   if (!example) return {};
   const build = (values: Record<string, unknown>) => {

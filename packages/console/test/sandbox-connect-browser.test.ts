@@ -6,7 +6,8 @@
  * (offline_access scope, rotating refresh tokens), Atlassian (audience and prompt, cloud id from
  * accessible-resources), Salesforce (instance_url), Notion and Zoom (HTTP Basic client
  * authentication; Notion's tokens never expire), Dropbox (token_access_type=offline), HubSpot
- * (refresh token returned unchanged). Screenshots go to packages/console/test-output/.
+ * (refresh token returned unchanged), Stripe Connect (tokens that never expire, the connected
+ * account in the token response). Screenshots go to packages/console/test-output/.
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -15,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTenant, startBroker, type TestBroker, type TestTenant } from "../../server/test/support/broker.js";
 import { startFakeUpstreams, type FakeUpstreams } from "../../server/test/support/fake-upstreams/index.js";
 import { call } from "../../server/test/support/http.js";
+import { BUILT_IN_PROVIDERS } from "../../server/src/providers/built-in.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const DIST = fileURLToPath(new URL("../dist", import.meta.url));
@@ -31,7 +33,9 @@ const VARIANTS: { provider: string; variant: string; authorize: Record<string, s
   { provider: "dropbox", variant: "Dropbox", authorize: { token_access_type: "offline" } },
   { provider: "zoom", variant: "Zoom", authorize: {} },
   { provider: "hubspot", variant: "HubSpot", authorize: {} },
+  { provider: "stripe", variant: "Stripe Connect", authorize: { scope: "read_write" } },
 ];
+const BUILT_IN = new Set(BUILT_IN_PROVIDERS.map((provider) => provider.declaration.id));
 
 const missing = [!existsSync(CHROMIUM) && `${CHROMIUM} (apt-get install chromium)`, !existsSync(`${DIST}/index.html`) && "the console build (npm run build -w @toolbroker/console)"].filter(Boolean);
 if (missing.length) process.stdout.write(`\n[console] sandbox connect browser tests SKIPPED: missing ${missing.join(" and ")}\n\n`);
@@ -69,7 +73,10 @@ if (missing.length) process.stdout.write(`\n[console] sandbox connect browser te
   const connectionsOf = async (provider: string) =>
     ((await call(broker, "GET", `/v1/connections?provider=${provider}`, { token: tenant.operatorToken, tenant: tenant.tenantId })).body.data ?? []) as { id: string; provider: string; status: string; account_display_name?: string }[];
 
-  it.each(VARIANTS)("connects $provider ($variant)", async ({ provider, authorize }) => {
+  // A variant whose provider is not built in yet is reported as to do, not as passed.
+  for (const { provider, variant } of VARIANTS.filter(({ provider }) => !BUILT_IN.has(provider))) it.todo(`connects ${provider} (${variant}) once it is a built-in provider`);
+
+  it.each(VARIANTS.filter(({ provider }) => BUILT_IN.has(provider)))("connects $provider ($variant)", async ({ provider, authorize }) => {
     const sandbox = fakes.described[provider]!;
     const page = await signIn();
     await page.getByRole("link", { name: "Connections" }).click();

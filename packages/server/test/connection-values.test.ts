@@ -12,7 +12,7 @@ import { providerFromDeclaration } from "../src/catalogue/declared-provider.js";
 import type { ProviderDeclaration, ToolDeclaration } from "../src/catalogue/declaration-schema.js";
 import { PROVIDERS } from "../src/providers/catalogue.js";
 import { createTenant, startBroker, type TestBroker, type TestTenant } from "./support/broker.js";
-import { connectThroughBrowser } from "./support/connect.js";
+import { connectThroughBrowser, openConnectPage, postConnectForm } from "./support/connect.js";
 import { describeEachDatabase } from "./support/databases.js";
 import { expectError } from "./support/expect.js";
 import { asOperator, call, findSecret, mintBrokerToken } from "./support/http.js";
@@ -22,6 +22,7 @@ import { execute } from "./support/tool-execution.js";
 
 const CLIENT = { id: "vendor-app", secret: "vendor-app-secret-0123456789" };
 const CLOUD_ID = "11111111-2222-3333-4444-555555555555";
+const HELPDESK_KEY = "agent@example.com/token:helpdesk-key-0123456789";
 
 const readTool = (provider: string): ToolDeclaration => ({
   name: `${provider}.get_record`,
@@ -171,12 +172,12 @@ describeEachDatabase("per-connection values", (kind) => {
       display_name: "Helpdesk",
       api_base_url: `${zendesk.url}/{subdomain}/api/v2`,
       connection_values: { subdomain: { source: "connect_input", label: "Helpdesk subdomain", pattern: "^[a-z0-9][a-z0-9-]{0,62}$" } },
-      auth: { type: "api_key", in: "header", name: "Authorization", prefix: "Bearer " },
+      auth: { type: "api_key", in: "header", name: "Authorization", prefix: "Basic ", format: "basic" },
     };
     const created = await call(broker, "POST", "/v1/providers", { ...asOperator(acme), body: { declaration } });
     expect(created.status, created.text).toBe(201);
     expect((await call(broker, "POST", "/v1/providers/helpdesk/tools", { ...asOperator(acme), body: { declaration: readTool("helpdesk") } })).status).toBe(201);
-    const store = (body: Record<string, unknown>) => call(broker, "POST", "/v1/secrets", { ...asOperator(acme), body: { provider: "helpdesk", env: "test", value: "helpdesk-key-0123456789", ...body } });
+    const store = (body: Record<string, unknown>) => call(broker, "POST", "/v1/secrets", { ...asOperator(acme), body: { provider: "helpdesk", env: "test", value: HELPDESK_KEY, ...body } });
 
     const missing = await store({ name: "no-subdomain" });
     expectError(missing, 422, "invalid_request");
@@ -188,6 +189,11 @@ describeEachDatabase("per-connection values", (kind) => {
     }
     expectError(await store({ name: "unknown", connection_values: { subdomain: "acme", region: "eu" } }), 422, "invalid_request");
 
+    // A Basic-format key is user:password.
+    const notBasic = await store({ name: "not-basic", value: "just-a-token", connection_values: { subdomain: "acme" } });
+    expectError(notBasic, 422, "invalid_request");
+    expect(notBasic.body.error.details.fields).toEqual([{ location: "body", field: "/value", message: "must be user:password, with a non-empty user and password" }]);
+
     const stored = await store({ name: "acme", connection_values: { subdomain: "Acme" } });
     expect(stored.status, stored.text).toBe(201);
     expect(stored.body.connection_values).toEqual({ subdomain: { value: "acme" } });
@@ -195,7 +201,64 @@ describeEachDatabase("per-connection values", (kind) => {
     const result = await execute(broker, token, { tool_name: "helpdesk.get_record", arguments: { id: "42" }, secret_item_id: stored.body.secret_item_id });
     expect(result.status, result.text).toBe(200);
     expect(zendesk.requests.map((r) => r.url)).toEqual(["/acme/api/v2/records/42"]);
+    expect(zendesk.requests[0]!.headers.authorization).toBe(`Basic ${Buffer.from(HELPDESK_KEY).toString("base64")}`);
     expect(findSecret(broker, "helpdesk-key-0123456789")).toEqual([]);
+    expect(findSecret(broker, Buffer.from(HELPDESK_KEY).toString("base64"))).toEqual([]);
+  });
+
+  it("asks on the hosted connect page for the values a provider needs, beside the API key", async () => {
+    const session = await call(broker, "POST", "/v1/connect-sessions", { token: acme.testKey, body: { end_user_id: "alice", providers: ["helpdesk"] } });
+    expect(session.status, session.text).toBe(201);
+    const view = await openConnectPage(broker, session.body.connect_url);
+    expect(view.html).toContain('name="value_subdomain"');
+    expect(view.html).toContain("Helpdesk subdomain");
+    const action = `${new URL(session.body.connect_url).pathname}/helpdesk/api-key`;
+    const missing = await postConnectForm(broker, view, action, { api_key: HELPDESK_KEY });
+    expect(missing.status).toBe(422);
+    expect(missing.text).toContain("Helpdesk subdomain");
+    expect((await postConnectForm(broker, view, action, { api_key: HELPDESK_KEY, value_subdomain: "not.one.label" })).status).toBe(422);
+    const saved = await postConnectForm(broker, view, action, { api_key: HELPDESK_KEY, value_subdomain: "beta" });
+    expect(saved.status, saved.text).toBe(200);
+    const items = (await call(broker, "GET", "/v1/secrets", asOperator(acme))).body.data as Record<string, any>[];
+    expect(items.find((item) => item.end_user_id === "alice")).toMatchObject({ provider: "helpdesk", connection_values: { subdomain: { value: "beta" } } });
+  });
+
+  it("takes typed-in values at the OAuth start of a tenant's provider (client_secret_basic, tokens that never expire), and uses them in every URL", async () => {
+    const regional = await startOAuthVariantServer({ client: CLIENT, clientAuth: "client_secret_basic", expiresIn: null });
+    try {
+      const declaration = {
+        id: "regional",
+        display_name: "Regional",
+        api_base_url: `${regional.url}/{region}/api`,
+        connection_values: { region: { source: "connect_input", label: "Region", pattern: "^(eu|us)$" } },
+        auth: { type: "oauth2", authorize_url: regional.authorizeUrl, token_url: regional.tokenUrl, client_auth: "client_secret_basic", refresh: "none", scopes: ["read"] },
+        identity: { path: "/me", account_id: "/id", display_name: "/name" },
+      };
+      expect((await call(broker, "POST", "/v1/providers", { ...asOperator(acme), body: { declaration } })).status).toBe(201);
+      expect((await call(broker, "POST", "/v1/providers/regional/tools", { ...asOperator(acme), body: { declaration: readTool("regional") } })).status).toBe(201);
+      const put = await call(broker, "PUT", "/v1/providers/regional/oauth-client", { ...asOperator(acme), body: { env: "test", client_id: CLIENT.id, client_secret: CLIENT.secret } });
+      expect(put.status, put.text).toBe(200);
+
+      const start = (body: Record<string, unknown>) => call(broker, "POST", "/v1/connections/oauth/start", { ...asOperator(acme), body: { provider: "regional", ...body } });
+      const missing = await start({});
+      expectError(missing, 422, "invalid_request");
+      expect(missing.body.error.details.fields).toEqual([{ location: "body", field: "/connection_values/region", message: "is required: Region" }]);
+      expectError(await start({ connection_values: { region: "mars" } }), 422, "invalid_request");
+      expect(regional.requests).toEqual([]);
+
+      const { callback } = await connectThroughBrowser(broker, acme, "regional", { connection_values: { region: "eu" } });
+      expect(callback.status, callback.text).toBe(200);
+      expect(regional.tokenRequests).toEqual([{ grantType: "authorization_code", clientAuth: "basic" }]);
+      const connectionId = callback.body.connected_account_id as string;
+      const token = await mintBrokerToken(broker, acme);
+      const result = await execute(broker, token, { tool_name: "regional.get_record", arguments: { id: "7" }, connected_account_id: connectionId });
+      expect(result.status, result.text).toBe(200);
+      expect(apiRequests(regional).map((r) => r.path)).toEqual(["/eu/api/me", "/eu/api/records/7"]);
+      // No expires_in: the token is never refreshed, however much time passes.
+      expect((await connections()).find((c) => c.connected_account_id === connectionId)).toMatchObject({ connection_values: { region: { value: "eu" } }, status: "active" });
+    } finally {
+      await regional.close();
+    }
   });
 
   it("refuses declarations whose values could choose a host or a path they should not", async () => {

@@ -50,7 +50,9 @@ function credentialPresenter(auth: ProviderDeclaration["auth"], presentApiKey: P
     // A provider with a second auth mode tells the credentials apart by their kind.
     return presentApiKey ? ({ kind, secret }) => (kind === "api_key" ? presentApiKey(secret) : bearer(secret)) : ({ secret }) => bearer(secret);
   }
-  const value = (secret: string) => `${auth.prefix ?? ""}${secret}`;
+  // format basic: the stored `user:password` travels as HTTP Basic credentials (Zendesk's `email/token:api_token`).
+  const encoded = auth.format === "basic" ? (secret: string) => Buffer.from(secret, "utf8").toString("base64") : (secret: string) => secret;
+  const value = (secret: string) => `${auth.prefix ?? ""}${encoded(secret)}`;
   return auth.in === "header"
     ? ({ secret }) => ({ headers: { [auth.name.toLowerCase()]: value(secret) } })
     : ({ secret }): PresentedCredential => ({ headers: {}, query: { [auth.name]: value(secret) } });
@@ -93,6 +95,7 @@ export function providerFromDeclaration(declaration: ProviderDeclaration, tools:
     ...(declaration.icon !== undefined ? { icon: declaration.icon } : {}),
     authModes,
     apiBaseUrl: declaration.api_base_url,
+    ...(declaration.auth.type === "api_key" && declaration.auth.format === "basic" ? { apiKeyFormat: "basic" as const } : {}),
     ...(declaration.connection_values ? { connectionValues: declaration.connection_values } : {}),
     ...(declaration.auth.type === "oauth2" ? { oauth: oauthSettings(declaration.auth, hooks?.oauth) } : {}),
     apiHeaders: Object.fromEntries(Object.entries(declaration.default_headers ?? {}).map(([name, value]) => [name.toLowerCase(), value])),

@@ -3,6 +3,23 @@ import { escapeHtml, page } from "../http/html-page.js";
 import { PAGE_TOKEN_FIELD } from "./connect-page-guard.js";
 import type { ConnectOption } from "./connect-session-service.js";
 
+/** Form fields of the values a provider asks for: `value_<name>`. */
+export const VALUE_FIELD_PREFIX = "value_";
+
+/** One text field per value the provider asks for (a Zendesk subdomain), in both of its forms. */
+function inputFields(option: ConnectOption, form: "oauth" | "key"): string {
+  return option.inputs
+    .map((input) => {
+      const id = escapeHtml(`${form}-${option.id}-${input.name}`);
+      const hint = input.description ? `<span class="muted">${escapeHtml(input.description)}</span>` : "";
+      return (
+        `<label for="${id}">${escapeHtml(input.label)}</label>${hint}` +
+        `<input id="${id}" name="${escapeHtml(`${VALUE_FIELD_PREFIX}${input.name}`)}" type="text" required maxlength="63" autocomplete="off" autocapitalize="none" spellcheck="false">`
+      );
+    })
+    .join("");
+}
+
 /** The page's proof that a post comes from it (see connect-page-guard.ts). */
 const tokenField = (pageToken: string) => `<input type="hidden" name="${PAGE_TOKEN_FIELD}" value="${escapeHtml(pageToken)}">`;
 
@@ -11,10 +28,10 @@ function optionItem(connectUrl: string, pageToken: string, option: ConnectOption
   const providerUrl = `${connectUrl}/${encodeURIComponent(option.id)}`;
   // Starting a flow is a form post, never a link: a navigation from elsewhere must not start one.
   const oauth = option.oauth
-    ? `<form method="post" action="${escapeHtml(providerUrl)}">${tokenField(pageToken)}<p><button type="submit">Connect ${name}</button></p></form>`
+    ? `<form method="post" action="${escapeHtml(providerUrl)}">${tokenField(pageToken)}${inputFields(option, "oauth")}<p><button type="submit">Connect ${name}</button></p></form>`
     : "";
   const apiKey = option.apiKey
-    ? `<form method="post" action="${escapeHtml(`${providerUrl}/api-key`)}">${tokenField(pageToken)}` +
+    ? `<form method="post" action="${escapeHtml(`${providerUrl}/api-key`)}">${tokenField(pageToken)}${inputFields(option, "key")}` +
       `<label for="key-${escapeHtml(option.id)}">${option.oauth ? "Or paste" : "Paste"} a ${name} API key</label>` +
       `<input id="key-${escapeHtml(option.id)}" name="api_key" type="password" autocomplete="off" required maxlength="4096">` +
       `<p><button type="submit">Save ${name} key</button></p></form>`

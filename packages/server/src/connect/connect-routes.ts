@@ -11,7 +11,7 @@ import type { App } from "../http/app-type.js";
 import { actorOf, type Credential } from "../http/credentials.js";
 import { connectedPage, sendPage } from "../http/html-page.js";
 import { EndUserId, EnvSchema, errorResponses, Label, Timestamp, Uuid } from "../http/schemas.js";
-import { choosePage, startFromPage } from "./connect-html.js";
+import { choosePage, startFromPage, VALUE_FIELD_PREFIX } from "./connect-html.js";
 import { PAGE_TOKEN_FIELD, type ConnectPageGuard } from "./connect-page-guard.js";
 import { CONNECT_SESSION_TTL_MS, type ConnectSessionService, type OpenSession, type SessionCreator } from "./connect-session-service.js";
 
@@ -45,12 +45,22 @@ const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 
 const ProviderParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }), provider: Type.String({ minLength: 1, maxLength: 50 }) });
 // The page's hidden field; missing or wrong, the post is 403 (it did not come from the page).
 const PageToken = Type.Optional(Type.String({ maxLength: 2000, description: "The hidden field of the connect page's forms: it proves the post comes from this browser's view of the page" }));
-const StartForm = Type.Object({ [PAGE_TOKEN_FIELD]: PageToken }, { additionalProperties: false });
+// The provider's connect_input values (a Zendesk subdomain) as `value_<name>` fields; checked by the connect itself.
+const VALUE_FIELDS = { [`^${VALUE_FIELD_PREFIX}[a-z][a-z0-9_]{0,39}$`]: Type.String({ maxLength: 300 }) };
+const StartForm = Type.Object({ [PAGE_TOKEN_FIELD]: PageToken }, { additionalProperties: false, patternProperties: VALUE_FIELDS });
 // U+FFFD is what a form's broken percent-encoding decodes to: refused rather than stored as a key.
 const ApiKeyForm = Type.Object(
   { api_key: Type.String({ minLength: 1, maxLength: 4096, pattern: "^[^\\u0000-\\u001F\\u007F\\uFFFD]+$" }), [PAGE_TOKEN_FIELD]: PageToken },
-  { additionalProperties: false },
+  { additionalProperties: false, patternProperties: VALUE_FIELDS },
 );
+
+/** The `value_<name>` fields of a posted form, by name. */
+const valuesOf = (form: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(form)
+      .filter((entry): entry is [string, string] => entry[0].startsWith(VALUE_FIELD_PREFIX) && typeof entry[1] === "string")
+      .map(([field, value]) => [field.slice(VALUE_FIELD_PREFIX.length), value]),
+  );
 /** An HTML page, documented as such (the envelope stays JSON for API clients). */
 const Html = { description: "An HTML page", content: { "text/html": { schema: Type.String() } } };
 const PAGE_ERRORS = errorResponses(400, 403, 404, 410, 422);
@@ -158,7 +168,8 @@ export function registerConnectRoutes(app: App, deps: { connectSessions: Connect
           summary: "Start connecting one provider through OAuth, from the connect page's button (303 to the provider)",
           description:
             `Form field \`${PAGE_TOKEN_FIELD}\` from the page, with the cookie the page set. 403 forbidden when the post did not come from this browser's view of the page ` +
-            "(no or another token or cookie, a cross-site `Sec-Fetch-Site` or `Origin`) or for a provider the session does not offer; 422 unprocessable for an API-key-only provider.",
+            "(no or another token or cookie, a cross-site `Sec-Fetch-Site` or `Origin`) or for a provider the session does not offer; 422 unprocessable for an API-key-only provider. " +
+            "A provider that asks for per-connection values (its `connect_input` connection values, e.g. a Zendesk subdomain) takes each as the field `value_<name>`; a missing or refused one is 422 invalid_request.",
           params: ProviderParams,
           consumes: ["application/x-www-form-urlencoded"],
           body: StartForm,
@@ -169,7 +180,7 @@ export function registerConnectRoutes(app: App, deps: { connectSessions: Connect
         const { token, provider } = request.params as { token: string; provider: string };
         const session = await deps.connectSessions.open(token);
         deps.pageGuard.check(request, session.row.id, (request.body as Static<typeof StartForm>)[PAGE_TOKEN_FIELD]);
-        const { authorizeUrl, state } = await deps.connectSessions.beginOAuth(session, provider);
+        const { authorizeUrl, state } = await deps.connectSessions.beginOAuth(session, provider, valuesOf(request.body as Record<string, unknown>));
         bindToBrowser(reply, state, deps.publicUrl.startsWith("https:"));
         return reply.header("cache-control", "no-store").header("referrer-policy", "no-referrer").redirect(authorizeUrl, 303);
       },
@@ -184,7 +195,8 @@ export function registerConnectRoutes(app: App, deps: { connectSessions: Connect
           tags,
           summary: "Store an end user's API key from the hosted page",
           description:
-            `Form fields \`api_key\` and the page's \`${PAGE_TOKEN_FIELD}\` (403 forbidden without it, as for the OAuth start). ` +
+            `Form fields \`api_key\`, the page's \`${PAGE_TOKEN_FIELD}\` (403 forbidden without it, as for the OAuth start) and \`value_<name>\` for each value the provider asks for (422 invalid_request when missing or refused; ` +
+            "422 invalid_request too for a key that is not `user:password` where the provider sends it as HTTP Basic). " +
             "Becomes a write-only secret item of the session's end user; then 303 to the redirect URL with `secret_item_id`, or a page.",
           params: ProviderParams,
           consumes: ["application/x-www-form-urlencoded"],
@@ -197,7 +209,7 @@ export function registerConnectRoutes(app: App, deps: { connectSessions: Connect
         const form = request.body as Static<typeof ApiKeyForm>;
         const session = await deps.connectSessions.open(token);
         deps.pageGuard.check(request, session.row.id, form[PAGE_TOKEN_FIELD]);
-        const { item, redirectUrl, displayName } = await deps.connectSessions.saveApiKey(session, provider, form.api_key);
+        const { item, redirectUrl, displayName } = await deps.connectSessions.saveApiKey(session, provider, form.api_key, valuesOf(form));
         if (redirectUrl) return reply.header("cache-control", "no-store").redirect(redirectWith(redirectUrl, { secret_item_id: item.secret_item_id, provider }), 303);
         return sendPage(reply, 200, connectedPage(`Your ${displayName} API key`, `${deps.publicUrl}/connect/${token}`));
       },

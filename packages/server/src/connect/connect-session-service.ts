@@ -10,6 +10,7 @@ import type { OAuthAppService } from "../oauth-apps/oauth-app-service.js";
 import type { Clock } from "../clock.js";
 import type { Owner } from "../connections/connection-queries.js";
 import type { ConnectionService } from "../connections/connection-service.js";
+import { connectInputsOf } from "../providers/connection-values.js";
 import { BrokerError, notFound } from "../errors.js";
 import type { TestOrLive } from "../ids.js";
 import type { ControlKeyService } from "../keys/control-key-service.js";
@@ -27,7 +28,9 @@ export type ConnectSessionInput = { end_user_id: string; providers?: string[] | 
 export type SessionCreator = { tenantId: string; env: TestOrLive; actor: AuditActor; owner: Owner };
 
 /** How a provider can be connected on the page, and where its OAuth flow goes (the page's forms may lead there). */
-export type ConnectOption = { id: string; displayName: string; oauth: boolean; apiKey: boolean; authorizeOrigin: string | null };
+/** A value the page asks for before connecting (the provider's `connect_input` connection values, e.g. a Zendesk subdomain). */
+export type ConnectInput = { name: string; label: string; description: string | undefined };
+export type ConnectOption = { id: string; displayName: string; oauth: boolean; apiKey: boolean; authorizeOrigin: string | null; inputs: ConnectInput[] };
 
 export type OpenSession = { row: ConnectSessionRow; options: ConnectOption[] };
 
@@ -72,7 +75,8 @@ export function createConnectSessionService(deps: ConnectSessionDeps) {
     const hasClient = provider.client !== undefined || (provider.oauth !== undefined && (await deps.oauthApps.hasOwnApp(tenantId, env, provider.id)));
     const oauth = provider.oauth !== undefined && hasClient;
     const authorizeOrigin = oauth ? new URL(provider.oauth!.authorizeUrl).origin : null;
-    return { id: provider.id, displayName: provider.displayName, oauth, apiKey: provider.authModes.includes("api_key"), authorizeOrigin };
+    const inputs = connectInputsOf(provider).map(([name, spec]) => ({ name, label: spec.label, description: spec.description }));
+    return { id: provider.id, displayName: provider.displayName, oauth, apiKey: provider.authModes.includes("api_key"), authorizeOrigin, inputs };
   }
   const connectable = (option: ConnectOption) => option.oauth || option.apiKey;
 
@@ -178,22 +182,28 @@ export function createConnectSessionService(deps: ConnectSessionDeps) {
     /** The provider a page offers, for a page about it (403 when the session does not offer it). */
     offered: (session: OpenSession, providerId: string) => optionIn(session, providerId),
 
-    async beginOAuth(session: OpenSession, providerId: string): Promise<{ authorizeUrl: string; state: string }> {
+    /** `values`: the connect_input values typed on the page, checked by the connect itself (422 invalid_request). */
+    async beginOAuth(session: OpenSession, providerId: string, values: Record<string, string> = {}): Promise<{ authorizeUrl: string; state: string }> {
       const option = optionIn(session, providerId);
       if (!option.oauth) throw new BrokerError("unprocessable", `${option.displayName} is connected with an API key on this page, not through OAuth`);
       const { row } = session;
-      const started = await deps.connections.startForEndUser(initiatorOf(row), { provider: providerId, env: row.env, ...(row.redirect_url ? { redirect_after: row.redirect_url } : {}) });
+      const started = await deps.connections.startForEndUser(initiatorOf(row), {
+        provider: providerId,
+        env: row.env,
+        ...(row.redirect_url ? { redirect_after: row.redirect_url } : {}),
+        ...(Object.keys(values).length ? { connection_values: values } : {}),
+      });
       return { authorizeUrl: started.authorize_url, state: started.state };
     },
 
     /** Stores an API key as a secret item of the session's end user. */
-    async saveApiKey(session: OpenSession, providerId: string, value: string) {
+    async saveApiKey(session: OpenSession, providerId: string, value: string, values: Record<string, string> = {}) {
       const option = optionIn(session, providerId);
       if (!option.apiKey) throw new BrokerError("unprocessable", `${option.displayName} is connected through OAuth, not with an API key`);
       const { row } = session;
       const item = await deps.secretItems.createForEndUser(
         row.tenant_id,
-        { provider: providerId, env: row.env, value, endUserId: row.end_user_id, label: row.label },
+        { provider: providerId, env: row.env, value, endUserId: row.end_user_id, label: row.label, ...(Object.keys(values).length ? { connection_values: values } : {}) },
         { type: "end_user", id: row.end_user_id },
       );
       return { item, redirectUrl: row.redirect_url, displayName: option.displayName };

@@ -166,7 +166,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
     },
 
     /** A connect session's start (its redirect URL already checked): the connection will belong to the session's end user. */
-    startForEndUser: (initiator: ConnectInitiator, input: { provider: string; env: TestOrLive; redirect_after?: string }) => beginOAuth(initiator, input),
+    startForEndUser: (initiator: ConnectInitiator, input: { provider: string; env: TestOrLive; redirect_after?: string; connection_values?: Record<string, string> }) => beginOAuth(initiator, input),
 
     /**
      * Handles the browser's return from the provider. Stores nothing unless every check passes. A

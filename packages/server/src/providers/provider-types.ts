@@ -101,6 +101,8 @@ export type ProviderDefinition = {
   authModes: AuthMode[];
   /** May name per-connection values as `{name}` (see connection-values.ts). */
   apiBaseUrl: string;
+  /** `basic`: an API key is `user:password`, sent base64-encoded as HTTP Basic credentials. */
+  apiKeyFormat?: "basic";
   /** The declaration's `connection_values`: kept with each connection, filling the base URL. */
   connectionValues?: ConnectionValueSpecs;
   oauth?: OAuthSettings;

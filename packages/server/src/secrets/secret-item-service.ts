@@ -68,6 +68,14 @@ export function createSecretItemService({ store, queries, vault, catalogue, audi
     if (!provider.authModes.includes("api_key")) {
       throw new BrokerError("unprocessable", `provider "${provider.id}" does not take API keys; connect it through OAuth`);
     }
+    if (provider.apiKeyFormat === "basic" && !/^[^:]+:.+$/s.test(input.value)) {
+      throw new BrokerError(
+        "invalid_request",
+        `${provider.displayName} takes its key as user:password (HTTP Basic), e.g. email/token:api_token for Zendesk`,
+        { fields: [{ location: "body", field: "/value", message: "must be user:password, with a non-empty user and password" }] },
+        { status: 422 },
+      );
+    }
     const { id } = input;
     // The values the key's API address needs: each one DNS label matching its pattern.
     const values = checkConnectInputs(provider, input.connection_values);

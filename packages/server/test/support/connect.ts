@@ -3,7 +3,14 @@ import type { TestBroker, TestTenant } from "./broker.js";
 import { completeAuthorization } from "./fake-upstreams/index.js";
 import { asOperator, call, type CallResult } from "./http.js";
 
-export type ConnectOptions = { env?: "test" | "live"; scopes?: string[]; redirect_after?: string; operator?: { token: string; tenant: string } };
+export type ConnectOptions = {
+  env?: "test" | "live";
+  scopes?: string[];
+  redirect_after?: string;
+  /** The provider's typed-in connection values (a Zendesk subdomain). */
+  connection_values?: Record<string, string>;
+  operator?: { token: string; tenant: string };
+};
 
 /** start → provider authorize (auto-approves) → broker callback; returns the callback's response. */
 export async function connectThroughBrowser(broker: TestBroker, tenant: TestTenant, provider: string, options: ConnectOptions = {}) {

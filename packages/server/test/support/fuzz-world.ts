@@ -100,7 +100,9 @@ function hintsFor(seeded: Seeded, receiver: WebhookReceiver, tenants: string[]):
     approval_id: pool(...ids.approvals),
     tool_name: fc.constantFrom(...seeded.tools.map((t) => t.name)),
     tool: fc.constantFrom(...seeded.tools.map((t) => t.name)),
-    provider: fc.constantFrom("scm", "chat", "tracker"),
+    // zendesk asks for a typed-in subdomain (connect_input) and a Basic-format key; jira reads its cloud id from the API.
+    provider: fc.constantFrom("scm", "chat", "tracker", "zendesk", "jira"),
+    connection_values: fc.constantFrom({ subdomain: "acme" }, { subdomain: "Acme-Support" }, { subdomain: "evil.example.com" }, { subdomain: "../admin" }, { region: "eu" }, {}, { subdomain: "a".repeat(64) }),
     url: fc.constantFrom(`${receiver.url}/hook`, `${receiver.url}/other?x=1`),
     redirect_after: fc.constantFrom("http://127.0.0.1:9/connected", "https://app.example.test/done?x=1"),
     owner: fc.constantFrom(DEFAULT_GITHUB_USER.login),

@@ -21,6 +21,8 @@ export type OAuthVariant = {
   tokenExtras?: (url: string) => Record<string, unknown>;
   /** The body of GET /oauth/token/accessible-resources (Atlassian). */
   accessibleResources?: unknown;
+  /** Fields of every other API answer besides `ok` and `path` (what an identity call reads). */
+  apiBody?: Record<string, unknown>;
 };
 
 export type RecordedRequest = { method: string; path: string; query: Record<string, string>; headers: Record<string, string | undefined>; fields: Record<string, string> };
@@ -103,8 +105,8 @@ export async function startOAuthVariantServer(variant: OAuthVariant): Promise<OA
     const access = bearerToken(header(req, "authorization"));
     if (!access || !accessTokens.has(access)) return sendJson(res, 401, { message: "invalid token" });
     if (req.method === "GET" && req.path === "/oauth/token/accessible-resources") return sendJson(res, 200, variant.accessibleResources ?? []);
-    if (req.path.endsWith("/me")) return sendJson(res, 200, { id: "user-1", name: "Ada" });
-    return sendJson(res, 200, { ok: true, path: req.path });
+    if (req.path.endsWith("/me")) return sendJson(res, 200, { id: "user-1", name: "Ada", ...variant.apiBody });
+    return sendJson(res, 200, { ok: true, path: req.path, ...variant.apiBody });
   });
   url = server.url;
   return {

@@ -10,7 +10,7 @@ import { createProviderCore } from "../provider-core.js";
 import type { FakeProvider } from "../types.js";
 import { handleDescribedApi, type ApiContext } from "./api-handler.js";
 import { authorizeRules, handleRevokeRequest, handleTokenRequest, type SandboxUser } from "./described-oauth.js";
-import { derivedDescription, indexDescription, readDescriptionFile, type DescriptionSource, type IndexedDescription, type JsonObject } from "./description.js";
+import { derivedDescription, descriptionFileSource, indexDescription, readDescriptionFile, type DescriptionSource, type IndexedDescription, type JsonObject } from "./description.js";
 import { DEFAULT_USER, type DescribedVendor } from "./vendor-config.js";
 import { vendorOf } from "./vendors/index.js";
 
@@ -36,7 +36,6 @@ export type DescribedSandboxOptions = {
 
 const indexed = new Map<string, IndexedDescription>();
 
-/** Indexed once per process and provider (the suite starts sandboxes many times). */
 /** The document with the vendor's `notRequired` names taken out of every schema's `required` list. */
 function withoutRequired(value: unknown, names: ReadonlySet<string>): unknown {
   if (Array.isArray(value)) return value.map((item) => withoutRequired(item, names));
@@ -49,6 +48,12 @@ function withoutRequired(value: unknown, names: ReadonlySet<string>): unknown {
   );
 }
 
+/** Where the provider's description comes from, without reading it. */
+function descriptionSourceOf(options: DescribedSandboxOptions): DescriptionSource {
+  return options.description ? "authored" : (descriptionFileSource(options.provider.declaration.id) ?? "derived");
+}
+
+/** Indexed once per process and provider, on the first call that needs it (the suite starts sandboxes many times). */
 function descriptionFor(options: DescribedSandboxOptions, pathPrefix: string, vendor: DescribedVendor): IndexedDescription {
   if (options.description) return indexDescription("authored", options.description);
   const id = options.provider.declaration.id;
@@ -82,7 +87,8 @@ export async function startDescribedSandbox(options: DescribedSandboxOptions): P
   const vendor = options.vendor ?? vendorOf(declaration.id);
   const variant = vendor.oauth;
   const pathPrefix = options.provider.vendorDescription && "package" in options.provider.vendorDescription ? (options.provider.vendorDescription.pathPrefix ?? "") : "";
-  const description = descriptionFor(options, pathPrefix, vendor);
+  let description: IndexedDescription | undefined;
+  const describe = () => (description ??= descriptionFor(options, pathPrefix, vendor));
   const core = createProviderCore<SandboxUser>({
     clientId: `sbx-${declaration.id}-${randomToken(6)}`,
     clientSecret: randomToken(20),
@@ -97,21 +103,30 @@ export async function startDescribedSandbox(options: DescribedSandboxOptions): P
   });
   const apiKeys = new Set<string>();
   const basePath = apiBasePath(declaration.api_base_url);
-  const credentialQuery = new Set<string>(declaration.auth.type === "api_key" && declaration.auth.in === "query" ? [declaration.auth.name] : []);
-  for (const scheme of Object.values((description.document.components?.securitySchemes ?? {}) as Record<string, { type?: string; in?: string; name?: string }>)) {
-    if (scheme.type === "apiKey" && scheme.in === "query" && scheme.name) credentialQuery.add(scheme.name);
-  }
+  let credentialQuery: Set<string> | undefined;
+  const credentialQueryOf = () => {
+    if (credentialQuery) return credentialQuery;
+    credentialQuery = new Set<string>(declaration.auth.type === "api_key" && declaration.auth.in === "query" ? [declaration.auth.name] : []);
+    for (const scheme of Object.values((describe().document.components?.securitySchemes ?? {}) as Record<string, { type?: string; in?: string; name?: string }>)) {
+      if (scheme.type === "apiKey" && scheme.in === "query" && scheme.name) credentialQuery.add(scheme.name);
+    }
+    return credentialQuery;
+  };
   let origin = "";
   const context: ApiContext = {
     core,
     vendor,
-    description,
+    get description() {
+      return describe();
+    },
+    get credentialQuery() {
+      return credentialQueryOf();
+    },
     auth: declaration.auth,
     apiKeys,
     origin: () => origin,
     basePath: basePathPattern(basePath),
     pathPrefix,
-    credentialQuery,
     identity: declaration.identity,
     expectationFor: (operation) => {
       const tool = options.provider.tools.find((candidate) => candidate.request.method === operation.method && operation.pattern.test(`${pathPrefix}${candidate.request.path}`));
@@ -131,7 +146,7 @@ export async function startDescribedSandbox(options: DescribedSandboxOptions): P
   const provider: DescribedSandbox = {
     ...core.publicProvider(origin, env),
     providerId: declaration.id,
-    descriptionSource: description.source,
+    descriptionSource: descriptionSourceOf(options),
     apiKeys,
     issueApiKey: () => {
       const key = (vendor.apiKey?.keyTemplate ?? "sbx_key_{random}").replace(/\{random\}/g, () => randomAlphanumeric(32));

@@ -37,6 +37,13 @@ const METHODS = ["get", "put", "post", "delete", "patch", "head", "options"] as 
 const VENDORED = fileURLToPath(new URL("../../../vendor/openapi/", import.meta.url));
 const AUTHORED = fileURLToPath(new URL("../../../vendor/sandbox/", import.meta.url));
 
+/** Which file would serve the provider, without reading it. */
+export function descriptionFileSource(providerId: string): "vendored" | "authored" | undefined {
+  if (existsSync(`${VENDORED}${providerId}.json`)) return "vendored";
+  if (existsSync(`${AUTHORED}${providerId}.json`)) return "authored";
+  return undefined;
+}
+
 /** The vendored description (vendor/openapi), else one written from the vendor's reference (vendor/sandbox), else undefined. */
 export function readDescriptionFile(providerId: string): { source: "vendored" | "authored"; document: JsonObject } | undefined {
   for (const [source, folder] of [["vendored", VENDORED], ["authored", AUTHORED]] as const) {

@@ -225,7 +225,7 @@ export const asana: BuiltInProvider = {
     "asana.list_workspaces": { limit: 20 },
     "asana.list_projects": { workspace: "1200000000000001", limit: 20 },
     "asana.search_tasks": { workspace_gid: "1200000000000001", text: "launch", completed: false },
-    "asana.list_tasks": { project: "1200000000000002", completed_since: "now", limit: 20 },
+    "asana.list_tasks": { project: "1200000000000002", completed_since: "2026-11-01T00:00:00Z", limit: 20 },
     "asana.get_task": { task_gid: "1200000000000003" },
     "asana.create_task": { name: "Draft the launch post", notes: "Two paragraphs and a screenshot.", projects: ["1200000000000002"], due_on: "2026-12-15" },
     "asana.update_task": { task_gid: "1200000000000003", completed: true },

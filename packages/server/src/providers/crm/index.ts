@@ -5,6 +5,4 @@ import { salesforce } from "./salesforce.js";
 import { stripe } from "./stripe.js";
 import { zendesk } from "./zendesk.js";
 
-// Salesforce joins once the broker resolves its per-connection API base ({instance_url}).
-void salesforce;
-export const crmProviders: readonly BuiltInProvider[] = [hubspot, zendesk, stripe];
+export const crmProviders: readonly BuiltInProvider[] = [salesforce, hubspot, zendesk, stripe];

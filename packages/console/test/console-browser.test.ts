@@ -24,7 +24,7 @@ const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-fir
 const missing = [!existsSync(CHROMIUM) && `${CHROMIUM} (apt-get install chromium)`, !existsSync(`${DIST}/index.html`) && "the console build (npm run build -w @toolbroker/console)"].filter(Boolean);
 if (missing.length) process.stdout.write(`\n[console] browser tests SKIPPED: missing ${missing.join(" and ")}\n\n`);
 
-(missing.length ? describe.skip : describe)("the operator console in Chromium", { timeout: 60_000 }, () => {
+(missing.length ? describe.skip : describe)("the operator console in Chromium", { timeout: 120_000 }, () => {
   let fakes: FakeUpstreams;
   let broker: TestBroker;
   let tenant: TestTenant;
@@ -172,7 +172,8 @@ if (missing.length) process.stdout.write(`\n[console] browser tests SKIPPED: mis
     const catalogue = page.getByRole("table", { name: "Tools", exact: true });
     const rows = catalogue.getByRole("row");
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBeGreaterThan(5);
-    await page.getByLabel("Search names and descriptions").fill("delete repository");
+    await page.getByLabel("Provider", { exact: true }).selectOption("scm");
+    await page.getByLabel("Search names, titles and descriptions").fill("delete repository");
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(2);
     expect(await catalogue.getByRole("cell", { name: "scm.delete_repository" }).count()).toBe(1);
     await shoot(page, "tools-search");

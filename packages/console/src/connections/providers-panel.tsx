@@ -1,6 +1,8 @@
 /** One Connect button per provider; a provider the broker cannot connect yet says which variables it needs. */
 import { useState } from "react";
-import type { Env, ProviderReadiness } from "../api/types";
+import type { CatalogueProvider, Env, ProviderReadiness } from "../api/types";
+import { useProviders, useProviderTools } from "../tools/catalogue-queries";
+import { ProviderIcon, providerScopes, ScopeTable } from "../tools/provider-identity";
 import { useOAuthApp } from "../tools/tool-queries";
 import { StatusTag } from "../ui/bits";
 import { ErrorMessage, Loading } from "../ui/feedback";
@@ -10,6 +12,8 @@ import { useProviderReadiness, useStartConnect } from "./connection-queries";
 
 export function ProvidersPanel() {
   const health = useProviderReadiness();
+  const catalogue = useProviders();
+  const declared = new Map((catalogue.data?.data ?? []).map((provider) => [provider.id, provider]));
   const start = useStartConnect();
   const [env, setEnv] = useState<Env>("test");
   const [starting, setStarting] = useState<string | null>(null);
@@ -36,7 +40,7 @@ export function ProvidersPanel() {
       <ErrorMessage error={start.error} prefix="Connecting could not start" />
       <ul className="grid-2 plain-list">
         {(health.data?.providers ?? []).map((provider) => (
-          <ProviderCard key={`${provider.id}-${env}`} provider={provider} env={env} busy={starting === provider.id} onConnect={() => connect(provider.id)} />
+          <ProviderCard key={`${provider.id}-${env}`} provider={provider} declared={declared.get(provider.id)} env={env} busy={starting === provider.id} onConnect={() => connect(provider.id)} />
         ))}
       </ul>
     </Section>
@@ -44,13 +48,18 @@ export function ProvidersPanel() {
 }
 
 /** Ready when the broker has a client for it, or the tenant brought its own OAuth app for this env (Tools page). */
-function ProviderCard({ provider, env, busy, onConnect }: { provider: ProviderReadiness; env: Env; busy: boolean; onConnect: () => void }) {
+function ProviderCard({ provider, declared, env, busy, onConnect }: { provider: ProviderReadiness; declared: CatalogueProvider | undefined; env: Env; busy: boolean; onConnect: () => void }) {
   const ownApp = useOAuthApp(provider.id, env);
   const ready = provider.ready || Boolean(ownApp.data);
+  const [showScopes, setShowScopes] = useState(false);
+  const scopes = declared ? providerScopes(declared) : [];
   return (
     <li className="card stack">
       <div className="section-header">
-        <h3 id={`provider-${provider.id}`}>{provider.id}</h3>
+        <h3 id={`provider-${provider.id}`} className="provider-label">
+          <ProviderIcon provider={declared ?? { display_name: provider.id, declaration: null }} />
+          {declared?.display_name ?? provider.id} <span className="muted mono">{provider.id}</span>
+        </h3>
         {ready ? <StatusTag status={provider.ready ? "Ready" : "Ready (your OAuth app)"} tone="good" /> : <StatusTag status="Not configured" tone="warn" />}
       </div>
       {ready ? null : (
@@ -64,6 +73,14 @@ function ProviderCard({ provider, env, busy, onConnect }: { provider: ProviderRe
           on the broker and restart it, or bring your own OAuth app on the Tools page.
         </p>
       )}
+      {scopes.length ? (
+        <details className="provider-scopes" onToggle={(event) => setShowScopes((event.target as HTMLDetailsElement).open)}>
+          <summary>
+            Asks for {scopes.length} scope{scopes.length === 1 ? "" : "s"}: <span className="mono">{scopes.join(" ")}</span>
+          </summary>
+          {showScopes && declared ? <ProviderScopeTable provider={declared} /> : null}
+        </details>
+      ) : null}
       <WriteButton
         variant="primary"
         onClick={onConnect}
@@ -76,4 +93,11 @@ function ProviderCard({ provider, env, busy, onConnect }: { provider: ProviderRe
       </WriteButton>
     </li>
   );
+}
+
+/** Which tools need which scope, read when the operator opens the list. */
+function ProviderScopeTable({ provider }: { provider: CatalogueProvider }) {
+  const tools = useProviderTools(provider.id);
+  if (tools.isPending) return <Loading label="Loading tools…" />;
+  return tools.data ? <ScopeTable provider={provider} tools={tools.data.data} /> : <ErrorMessage error={tools.error} prefix="The tools could not be loaded" />;
 }

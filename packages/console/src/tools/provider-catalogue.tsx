@@ -3,7 +3,9 @@ import { useState } from "react";
 import { ErrorMessage, Loading } from "../ui/feedback";
 import { Section } from "../ui/page";
 import { Tabs } from "../ui/tabs";
-import { useProviders } from "./catalogue-queries";
+import type { CatalogueProvider } from "../api/types";
+import { useProviders, useProviderTools } from "./catalogue-queries";
+import { ScopeTable } from "./provider-identity";
 import { ImportForm } from "./import-form";
 import { ProviderDeclare } from "./provider-declare";
 import { ProviderSummary } from "./provider-summary";
@@ -25,6 +27,7 @@ export function ProviderCatalogue() {
         <Tabs label="Providers" tabs={list.map((provider) => ({ id: provider.id, label: provider.source === "custom" ? `${provider.id} (custom)` : provider.id }))} selected={selected.id} onSelect={setChosen}>
           <div className="stack">
             <ProviderSummary key={selected.id} provider={selected} onDeleted={() => setChosen(null)} />
+            <ProviderScopes provider={selected} />
             <ProviderTools provider={selected.id} />
             <ImportForm key={`import-${selected.id}`} provider={selected.id} />
           </div>
@@ -32,5 +35,17 @@ export function ProviderCatalogue() {
       ) : null}
       <ProviderDeclare onCreated={setChosen} />
     </Section>
+  );
+}
+
+/** The scopes the provider asks for and which of its tools need each one. */
+function ProviderScopes({ provider }: { provider: CatalogueProvider }) {
+  const tools = useProviderTools(provider.id);
+  if (!provider.auth_modes.includes("oauth2") || !tools.data) return null;
+  return (
+    <div className="stack">
+      <h4>OAuth scopes</h4>
+      <ScopeTable provider={provider} tools={tools.data.data} />
+    </div>
   );
 }

@@ -7,6 +7,7 @@ import { Time } from "../ui/time";
 import { WriteButton } from "../ui/write-button";
 import { authModeLabel, envLabel, SourceTag } from "./catalogue-labels";
 import { useDeleteProvider } from "./catalogue-queries";
+import { ProviderIcon } from "./provider-identity";
 
 const field = (value: unknown, key: string) => (typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined);
 const text = (value: unknown) => (typeof value === "string" ? value : undefined);
@@ -23,13 +24,16 @@ export function ProviderSummary({ provider, onDeleted }: { provider: CataloguePr
   return (
     <div className="stack">
       <div className="section-header">
-        <h3>
+        <h3 className="provider-label">
+          <ProviderIcon provider={provider} />
           {provider.display_name} <span className="muted mono">{provider.id}</span>
         </h3>
         <SourceTag source={provider.source} />
       </div>
       <Details
         items={[
+          ["About", text(field(provider.declaration, "description"))],
+          ["Also named", provider.aliases.length ? <span className="mono">{provider.aliases.join(", ")}</span> : undefined],
           ["Credentials", authDescription(provider)],
           ["API base URL", custom ? <span className="mono">{text(field(provider.declaration, "api_base_url")) ?? "—"}</span> : undefined],
           ["Env", envLabel(provider.env)],

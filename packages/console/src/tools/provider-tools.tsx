@@ -34,6 +34,11 @@ export function ProviderTools({ provider }: { provider: string }) {
                 <tr key={tool.name}>
                   <td>
                     <span className="mono tool-name">{tool.name}</span>
+                    {tool.mcp_name ? (
+                      <div className="field-hint">
+                        MCP: <span className="mono">{tool.mcp_name}</span>
+                      </div>
+                    ) : null}
                     {description(tool) ? <div className="field-hint">{description(tool)}</div> : null}
                   </td>
                   <td className="tool-name">

@@ -5,11 +5,15 @@ import { ApiError } from "../api/errors";
 import type { Env } from "../api/types";
 import { useTenant } from "../tenant/tenant-context";
 
-export function useToolSearch(query: string) {
+/** What the Tools page searches and filters by; empty means any. */
+export type ToolFilters = { q: string; provider: string; risk: "" | "low" | "high"; side_effect: "" | "read" | "write" };
+
+export function useToolSearch(filters: ToolFilters) {
   const { tenant_id } = useTenant();
+  const query = Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== "")) as Partial<Record<keyof ToolFilters, string>>;
   return useQuery({
     queryKey: [tenant_id, "tools", query],
-    queryFn: () => api("get", "/v1/tools", { query: query ? { q: query } : {} }),
+    queryFn: () => api("get", "/v1/tools", { query: query as never }),
     staleTime: 5 * 60_000,
     placeholderData: (previous) => previous,
   });

@@ -12,6 +12,7 @@ import { handleFor, sandboxOf, type Handle } from "./support/described/every-too
 import { startFakeUpstreams, type FakeUpstreams } from "./support/fake-upstreams/index.js";
 import { asOperator, call } from "./support/http.js";
 import { execute, meteredExecutionsOf, startToolWorld, type ToolWorld } from "./support/tool-execution.js";
+import { vendorOf } from "../src/sandbox/described/vendors/index.js";
 
 const CASES = BUILT_IN_PROVIDERS.flatMap((provider) => provider.tools.map((tool) => ({ provider, tool: tool.name })));
 
@@ -78,4 +79,23 @@ describeEachDatabase("every built-in tool against its sandbox", (kind) => {
     const metered = (await meteredExecutionsOf(world.broker, world.tenant.tenantId)).filter((execution) => execution.invocation_id === invocationId);
     expect(metered.map((execution) => execution.tool_name)).toEqual([tool]);
   });
+
+  // Each vendor's refresh as it really is: Google and Dropbox send no new refresh token (the first
+  // stays), Microsoft, Atlassian, Zoom and Box rotate it, HubSpot sends the same one back.
+  const REFRESHING = DESCRIBED.filter((provider) => provider.declaration.auth.type === "oauth2" && (vendorOf(provider.declaration.id).oauth?.refresh ?? "none") !== "none");
+  it.each(REFRESHING.map((provider) => ({ id: provider.declaration.id, refresh: vendorOf(provider.declaration.id).oauth!.refresh, provider })))(
+    "$id: an expired access token is refreshed ($refresh refresh tokens), twice",
+    async ({ id, provider }) => {
+      const read = provider.tools.find((tool) => tool.side_effect === "read" && provider.examples?.[tool.name]) ?? provider.tools[0]!;
+      const handle = await handleOf(provider);
+      const sandbox = world.fakes.described[id]!;
+      const before = sandbox.stats.refreshGrants;
+      for (let round = 1; round <= 2; round += 1) {
+        sandbox.expireAllAccessTokens();
+        const result = await execute(world.broker, world.jwt, { tool_name: read.name, arguments: provider.examples?.[read.name] ?? {}, ...handle });
+        expect(result.status, `round ${round}: ${result.text}`).toBe(200);
+        expect(sandbox.stats.refreshGrants).toBe(before + round);
+      }
+    },
+  );
 });

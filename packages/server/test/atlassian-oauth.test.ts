@@ -2,10 +2,12 @@
  * Atlassian's OAuth 2.0 (3LO) through the broker against its sandbox: the authorize parameters
  * Atlassian insists on (audience, prompt=consent, offline_access for a refresh token), refresh
  * tokens that rotate on every refresh, and the account named by the user's display name. Asana's
- * refresh, answered without a new refresh token, and GitLab's rotating one, beside it.
+ * refresh, answered without a new refresh token, and GitLab's rotating one, beside it. The site's
+ * cloud id, from accessible-resources, is in every Jira and Confluence URL.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { jiraDeclaration } from "../src/providers/atlassian/jira.js";
+import { ATLASSIAN_CLOUD_ID } from "../src/sandbox/described/vendors/atlassian.js";
 import { connectAccount } from "./support/connect.js";
 import { describeEachDatabase } from "./support/databases.js";
 import { asOperator, call } from "./support/http.js";
@@ -48,5 +50,17 @@ describeEachDatabase("Atlassian, Asana and GitLab OAuth through the broker", (ki
       expect(vendor.stats.refreshGrants, `round ${round}`).toBe(before + 1);
     }
     expect((await connection(id)).body.status).toBe("active");
+  });
+
+  it("puts the cloud id of the granted site, from accessible-resources, in every Jira and Confluence URL", async () => {
+    for (const [provider, tool, args] of [
+      ["jira", "jira.get_issue", { issueIdOrKey: "PROJ-1" }],
+      ["confluence", "confluence.get_page", { id: "123456" }],
+    ] as const) {
+      const id = await connectAccount(world.broker, world.tenant, provider, { env: "test" });
+      const result = await execute(world.broker, world.jwt, { tool_name: tool, arguments: args, connected_account_id: id });
+      expect(result.status, result.text).toBe(200);
+      expect(sandbox(provider).stats.apiCalls.at(-1)!.path).toMatch(new RegExp(`^/ex/${provider}/${ATLASSIAN_CLOUD_ID}/`));
+    }
   });
 });

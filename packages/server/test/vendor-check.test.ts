@@ -147,6 +147,28 @@ describe("the vendor-description check", () => {
     expect(check(hooked, { example: {}, hooks: addNonsense })).toEqual(["query parameter colour is not a parameter of GET /mail/v1/users/{userId}/messages (it has: format, maxResults, q)"]);
   });
 
+  it("takes a string of digits only as an integer in a path or query, and bracketed names as a deepObject parameter's members", () => {
+    const doc: OpenApiDocument = {
+      openapi: "3.0.3",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/tickets/{id}": {
+          get: {
+            parameters: [
+              { name: "id", in: "path", required: true, schema: { type: "integer" } },
+              { name: "page", in: "query", style: "deepObject", schema: { type: "object", properties: { size: { type: "integer" } } } },
+            ],
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      },
+    };
+    const ticket = (pattern: string) =>
+      tool({ arguments_schema: { type: "object", properties: { id: { type: "string", pattern } }, required: ["id"] }, request: { method: "GET", path: "/tickets/{id}", query: { "page[size]": "25" } } });
+    expect(checkTool(doc, { tool: ticket("^[1-9][0-9]{0,15}$") }).problems).toEqual([]);
+    expect(checkTool(doc, { tool: ticket("^[A-Z]+-[0-9]+$") }).problems).toEqual(["path placeholder {id} (argument id): the argument is string, the description's is integer"]);
+  });
+
   it("checks form bodies as text fields", () => {
     const form = (body: Record<string, unknown>) => tool({ arguments_schema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] }, request: { method: "POST", path: "/labels.create", body, body_encoding: "form" } });
     expect(check(form({ name: "{name}", hidden: "true" }))).toEqual([]);

@@ -105,7 +105,9 @@ function checkParameters(location: "query" | "header", templates: Record<string,
   const sentNames = new Map<string, string>();
   for (const name of [...Object.keys(templates), ...Object.keys(built)]) sentNames.set(key(name), name);
   for (const [lookupName, name] of sentNames) {
-    const parameter = byName.get(lookupName);
+    // A bracketed name (`page[size]`, `sort[0][field]`) is a deepObject parameter's member.
+    const parameter = byName.get(lookupName) ?? byName.get(lookupName.replace(/\[.*$/, ""));
+    if (parameter && parameter.name !== name) continue;
     if (!parameter) {
       if (location === "header" && GENERIC_HEADERS.has(lookupName)) continue;
       ctx.problems.push(`${location} parameter ${name} is not a parameter of ${ctx.owner}${knownList(declared.map((p) => p.name as string).sort())}`);

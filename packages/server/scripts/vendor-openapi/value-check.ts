@@ -118,10 +118,15 @@ export function checkValue(source: ValueSource, views: SchemaView[], textual: bo
   checkArgument(source.schema, views, textual, `${what} (argument ${source.name})`, ctx);
 }
 
+/** A pattern of digit classes only (`^[0-9]{1,20}$`, `^[1-9][0-9]{0,15}$`, `^\d+$`). */
+const DIGITS_ONLY = /^\^((\[\d-\d\]|\\d)(\{\d+(,\d*)?\}|[+*?])?)+\$$/;
+
 /** An argument's schema against the description's: types, enum values and, inside, properties and items. */
 function checkArgument(schema: Json, views: SchemaView[], textual: boolean, what: string, ctx: CheckContext): void {
   const types = argumentTypes(schema).filter((type) => type !== "null");
-  const misfits = types.filter((type) => !typeFits(type, views, textual, ctx.doc));
+  // As text (a path or query value), a string of digits only is an integer too (Confluence's page ids).
+  const digitsOnly = textual && typeof schema.pattern === "string" && DIGITS_ONLY.test(schema.pattern);
+  const misfits = types.filter((type) => !typeFits(type, views, textual, ctx.doc) && !(digitsOnly && type === "string" && typeFits("integer", views, true, ctx.doc)));
   if (misfits.length) {
     ctx.problems.push(`${what}: the argument is ${types.join(" | ")}, the description's is ${describeTypes(typesOf(views))}`);
     return;

@@ -50,9 +50,20 @@ export type BuiltInProvider = {
   /** Arguments for every tool that its sandbox accepts: the suite and the demo call each tool with them. */
   examples?: Readonly<Record<string, Record<string, unknown>>>;
   vendorDescription?: VendorDescription;
+  /**
+   * The vendor family whose one OAuth app (BROKER_PROVIDER_<FAMILY>_CLIENT_ID and _SECRET) serves
+   * this provider unless its own client is set: `google`, `microsoft`, `atlassian`. Not part of
+   * the published declaration schema: a tenant gives each of its providers its own OAuth app.
+   */
+  oauthClientFamily?: string;
   /** Other ids that name this provider, and `<alias>.<operation>` its tools (GitHub's vendor name for `scm`). */
   aliases?: readonly string[];
 };
+
+/** Marks the providers of one vendor family (see `oauthClientFamily`). */
+function inFamily(family: string, providers: readonly BuiltInProvider[], member: (id: string) => boolean): BuiltInProvider[] {
+  return providers.map((provider) => (member(provider.declaration.id) && provider.declaration.auth.type === "oauth2" ? { ...provider, oauthClientFamily: family } : provider));
+}
 
 export const BUILT_IN_PROVIDERS: readonly BuiltInProvider[] = [
   {
@@ -100,9 +111,11 @@ export const BUILT_IN_PROVIDERS: readonly BuiltInProvider[] = [
       none: "Linear publishes a GraphQL schema, not an OpenAPI description: each tool's query is validated against the schema in @linear/sdk, its variables against the operation's, and its response pointers against the selection",
     },
   },
-  ...googleProviders,
-  ...microsoftProviders,
-  ...atlassianProviders,
+  ...inFamily("google", googleProviders, () => true),
+  // The Microsoft folder also holds Zoom and Box, which have OAuth apps of their own.
+  ...inFamily("microsoft", microsoftProviders, (id) => id.startsWith("microsoft_")),
+  // One Atlassian (3LO) app covers Jira and Confluence; Asana, Trello and GitLab are other vendors.
+  ...inFamily("atlassian", atlassianProviders, (id) => id === "jira" || id === "confluence"),
   ...crmProviders,
   ...productivityProviders,
 ];

@@ -10,9 +10,10 @@ import { basePlaceholders } from "./connection-values.js";
 import type { OAuthSettings, ProviderDefinition, ToolDefinition } from "./provider-types.js";
 
 /** Built by the same code as a tenant's providers, with each built-in's hooks. */
-export const PROVIDERS: readonly ProviderDefinition[] = BUILT_IN_PROVIDERS.map(({ declaration, tools, hooks, aliases }) => ({
+export const PROVIDERS: readonly ProviderDefinition[] = BUILT_IN_PROVIDERS.map(({ declaration, tools, hooks, aliases, oauthClientFamily }) => ({
   ...providerFromDeclaration(declaration, tools, hooks),
   ...(aliases?.length ? { aliases } : {}),
+  ...(oauthClientFamily ? { oauthClientFamily } : {}),
 }));
 
 export type ResolvedProvider = ProviderDefinition & {
@@ -27,23 +28,42 @@ export type ResolvedProvider = ProviderDefinition & {
 
 const envName = (providerId: string, field: string) => `BROKER_PROVIDER_${providerId.toUpperCase()}_${field}`;
 
-/** The environment variables a built-in provider needs before operators can connect it (README's provider table). */
-export const requiredEnvironment = (definition: Pick<ProviderDefinition, "id" | "oauth">): string[] =>
-  definition.oauth ? [envName(definition.id, "CLIENT_ID"), envName(definition.id, "CLIENT_SECRET")] : [];
+/**
+ * The environment variables a built-in provider needs before operators can connect it (README's
+ * provider table): its family's client for a family member (its own pair may replace it).
+ */
+export const requiredEnvironment = (definition: Pick<ProviderDefinition, "id" | "oauth" | "oauthClientFamily">): string[] => {
+  if (!definition.oauth) return [];
+  const owner = definition.oauthClientFamily ?? definition.id;
+  return [envName(owner, "CLIENT_ID"), envName(owner, "CLIENT_SECRET")];
+};
 
-function resolve(definition: ProviderDefinition, overrides: ProviderOverrides = {}): ResolvedProvider {
+/** A client id and secret given together; a lone id or secret is no client. */
+const clientOf = (overrides: ProviderOverrides) => (overrides.clientId && overrides.clientSecret ? { clientId: overrides.clientId, clientSecret: overrides.clientSecret } : undefined);
+
+/**
+ * `family`: BROKER_PROVIDER_<FAMILY>_* of a family member. The provider's own client pair wins
+ * over the family's (never mixed: an id of one with a secret of the other is no client), and each
+ * URL the provider does not override falls back to the family's (a Microsoft tenant pinned once).
+ */
+function resolve(definition: ProviderDefinition, overrides: ProviderOverrides = {}, family: ProviderOverrides = {}): ResolvedProvider {
+  const url = (field: "authorizeUrl" | "tokenUrl" | "revokeUrl") => overrides[field] ?? family[field];
   const oauth = definition.oauth
     ? {
         ...definition.oauth,
-        authorizeUrl: overrides.authorizeUrl ?? definition.oauth.authorizeUrl,
-        tokenUrl: overrides.tokenUrl ?? definition.oauth.tokenUrl,
-        ...((overrides.revokeUrl ?? definition.oauth.revokeUrl) ? { revokeUrl: overrides.revokeUrl ?? definition.oauth.revokeUrl } : {}),
+        authorizeUrl: url("authorizeUrl") ?? definition.oauth.authorizeUrl,
+        tokenUrl: url("tokenUrl") ?? definition.oauth.tokenUrl,
+        ...((url("revokeUrl") ?? definition.oauth.revokeUrl) ? { revokeUrl: url("revokeUrl") ?? definition.oauth.revokeUrl } : {}),
       }
     : undefined;
-  const [clientIdVariable, clientSecretVariable] = requiredEnvironment(definition);
+  const client = clientOf(overrides) ?? (definition.oauthClientFamily ? clientOf(family) : undefined);
   const missing: string[] = [];
-  if (clientIdVariable && !overrides.clientId) missing.push(clientIdVariable);
-  if (clientSecretVariable && !overrides.clientSecret) missing.push(clientSecretVariable);
+  if (oauth && !client) {
+    const [clientIdVariable, clientSecretVariable] = requiredEnvironment(definition) as [string, string];
+    const given = definition.oauthClientFamily ? family : overrides;
+    if (!given.clientId) missing.push(clientIdVariable);
+    if (!given.clientSecret) missing.push(clientSecretVariable);
+  }
   const undeclared = basePlaceholders(overrides.apiBaseUrl ?? "").filter((name) => !definition.connectionValues?.[name]);
   if (undeclared.length) throw new Error(`${envName(definition.id, "API_BASE_URL")} names {${undeclared.join("}, {")}}, which provider "${definition.id}" does not declare as a connection value`);
   return {
@@ -51,7 +71,7 @@ function resolve(definition: ProviderDefinition, overrides: ProviderOverrides = 
     apiBaseUrl: overrides.apiBaseUrl ?? definition.apiBaseUrl,
     ...(overrides.apiBaseUrl !== undefined ? { apiBaseOverridden: true } : {}),
     oauth,
-    client: overrides.clientId && overrides.clientSecret ? { clientId: overrides.clientId, clientSecret: overrides.clientSecret } : undefined,
+    client,
     missing,
   };
 }
@@ -62,7 +82,7 @@ export function resolveTenantDefined(definition: ProviderDefinition): ResolvedPr
 }
 
 export function createProviderCatalogue(config: Pick<Config, "providers">, definitions: readonly ProviderDefinition[] = PROVIDERS) {
-  return providerCatalogueOf(definitions.map((d) => resolve(d, config.providers[d.id])));
+  return providerCatalogueOf(definitions.map((d) => resolve(d, config.providers[d.id], d.oauthClientFamily ? config.providers[d.oauthClientFamily] : undefined)));
 }
 
 /** Lookups over a set of resolved providers: the built-in ones, or those a tenant sees. */

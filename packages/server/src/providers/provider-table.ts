@@ -12,13 +12,15 @@ export const TABLE_END = "<!-- provider-table:end -->";
 const code = (text: string) => `\`${text}\``;
 const AUTH_NAMES = { oauth2: "OAuth 2", api_key: "API key" } as const;
 
-function rowOf({ declaration, tools, hooks, aliases }: BuiltInProvider): string {
+function rowOf({ declaration, tools, hooks, aliases, oauthClientFamily }: BuiltInProvider): string {
   const definition = providerFromDeclaration(declaration, tools, hooks);
   const auth = definition.authModes.map((mode) => AUTH_NAMES[mode]).join(", ");
-  const environment = requiredEnvironment(definition);
+  const environment = requiredEnvironment({ ...definition, ...(oauthClientFamily ? { oauthClientFamily } : {}) });
+  const own = `BROKER_PROVIDER_${declaration.id.toUpperCase()}_CLIENT_ID`;
+  const family = oauthClientFamily ? [`(shared by the ${oauthClientFamily} family; ${code(own)} and ${code(`…_CLIENT_SECRET`)} give this one its own)`] : [];
   const values = Object.entries(declaration.connection_values ?? {}).filter(([, value]) => value.source === "connect_input").map(([name]) => name);
   const forOAuth = environment.length && definition.authModes.includes("api_key") ? ["(for OAuth; an API key needs none)"] : [];
-  const needs = [...environment.map(code), ...forOAuth, ...(values.length ? [`per connection: ${values.map(code).join(", ")}`] : [])];
+  const needs = [...environment.map(code), ...family, ...forOAuth, ...(values.length ? [`per connection: ${values.map(code).join(", ")}`] : [])];
   const displayName = declaration.display_name.replace(/[|[\]]/g, (c) => `\\${c}`);
   const name = declaration.docs_url ? `[${displayName}](${declaration.docs_url})` : displayName;
   return `| ${code(declaration.id)} | ${name} | ${auth} | ${tools.length} | ${needs.join("<br>") || "none (keys are given per connection)"} | ${(aliases ?? []).map(code).join(", ") || "—"} |`;

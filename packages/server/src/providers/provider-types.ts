@@ -101,6 +101,11 @@ export type ProviderDefinition = {
   authModes: AuthMode[];
   /** May name per-connection values as `{name}` (see connection-values.ts). */
   apiBaseUrl: string;
+  /**
+   * A built-in provider whose vendor's one OAuth app serves several products (Google, Microsoft,
+   * Atlassian): BROKER_PROVIDER_<FAMILY>_* give the client (and URLs) unless the provider's own are set.
+   */
+  oauthClientFamily?: string;
   /** `basic`: an API key is `user:password`, sent base64-encoded as HTTP Basic credentials. */
   apiKeyFormat?: "basic";
   /** The declaration's `connection_values`: kept with each connection, filling the base URL. */

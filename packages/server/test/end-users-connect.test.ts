@@ -229,9 +229,13 @@ describeEachDatabase("end users and connect sessions", (kind) => {
     expectError(await createSession({ end_user_id: ".." }), 422, "invalid_request");
     expectError(await createSession({ end_user_id: "alice", redirect_url: "http://app.example/back" }), 422, "invalid_request");
     expectError(await createSession({ end_user_id: "alice", redirect_url: "javascript:alert(1)" }), 422, "invalid_request");
-    const unknown = await createSession({ end_user_id: "alice", providers: ["scm", "github"] });
+    const unknown = await createSession({ end_user_id: "alice", providers: ["scm", "gitbucket"] });
     expectError(unknown, 422, "invalid_request");
     expect(unknown.body.error.details.fields[0].field).toBe("/providers/1");
+    // `github` names `scm` (its vendor's name): accepted, answered under the canonical id.
+    const aliased = await createSession({ end_user_id: "alice", providers: ["github"] });
+    expect(aliased.status).toBe(201);
+    expect(aliased.body.providers).toEqual(["scm"]);
     expectError(await createSession({ end_user_id: "alice", env: "live" }), 403, "environment_mismatch");
     expectError(await call(world.broker, "POST", "/v1/connect-sessions", { token: world.jwt, body: { end_user_id: "alice" } }), 401, "unauthorized");
     const byOperator = await call(world.broker, "POST", "/v1/connect-sessions", { ...asOperator(world.tenant), body: { end_user_id: "dave", env: "live", providers: ["scm"] } });

@@ -73,8 +73,8 @@ describe("the published package", () => {
     expect(agentGraph.has("environment.js")).toBe(false);
     expect(agentGraph.has("adapters.js")).toBe(false);
     expect(agentGraph.has("model-schemas.js")).toBe(false);
-    // The adapters stand alone: only their own schema rewriting comes with them.
-    expect(moduleGraph("adapters.js")).toEqual(new Set(["adapters.js", "model-schemas.js"]));
+    // The adapters stand alone: only their own schema rewriting and model-safe naming come with them.
+    expect(moduleGraph("adapters.js")).toEqual(new Set(["adapters.js", "model-schemas.js", "model-names.js"]));
   });
 
   it("uses only web-platform globals: no Node built-ins, no process", () => {

@@ -20,9 +20,9 @@ beforeAll(async () => {
 afterAll(async () => broker?.close());
 
 it("names the known providers when one is unknown", async () => {
-  const result = await call(broker, "POST", "/v1/connections/oauth/start", { ...asOperator(tenant), body: { provider: "github" } });
+  const result = await call(broker, "POST", "/v1/connections/oauth/start", { ...asOperator(tenant), body: { provider: "gitbucket" } });
   expectError(result, 404, "not_found");
-  expect(result.body.error.message).toBe('provider "github" not found; known providers: scm, chat, tracker');
+  expect(result.body.error.message).toMatch(/^provider "gitbucket" not found; known providers: scm, chat, tracker, gmail, google_calendar, /);
 });
 
 it("points at GET /v1/tools for an unknown tool", async () => {

@@ -1250,6 +1250,13 @@ export interface paths {
                              * @description A UUID
                              */
                             connected_account_id: string;
+                            /** @description The per-connection values its API address is filled with (an Atlassian cloud id with its site name, a Salesforce instance, a Zendesk subdomain); empty when the provider has none */
+                            connection_values: {
+                                [key: string]: {
+                                    display?: string;
+                                    value: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** @description The upstream account's identity, e.g. a GitHub login */
@@ -1345,6 +1352,13 @@ export interface paths {
                              * @description A UUID
                              */
                             connected_account_id: string;
+                            /** @description The per-connection values its API address is filled with (an Atlassian cloud id with its site name, a Salesforce instance, a Zendesk subdomain); empty when the provider has none */
+                            connection_values: {
+                                [key: string]: {
+                                    display?: string;
+                                    value: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** @description The upstream account's identity, e.g. a GitHub login */
@@ -1447,6 +1461,13 @@ export interface paths {
                              * @description A UUID
                              */
                             connected_account_id: string;
+                            /** @description The per-connection values its API address is filled with (an Atlassian cloud id with its site name, a Salesforce instance, a Zendesk subdomain); empty when the provider has none */
+                            connection_values: {
+                                [key: string]: {
+                                    display?: string;
+                                    value: string;
+                                };
+                            };
                             /** Format: date-time */
                             created_at: string;
                             /** @description The upstream account's identity, e.g. a GitHub login */
@@ -1555,6 +1576,10 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description The provider's per-connection values a person gives (its declaration's `connection_values` with source `connect_input`, e.g. a Zendesk `subdomain`): each is one DNS label matching the declared pattern. Required when the provider asks for any; 422 invalid_request names each missing or refused one. */
+                        connection_values?: {
+                            [key: string]: string;
+                        };
                         /** @enum {string} */
                         env?: "test" | "live";
                         /** @description Provider id: scm, chat or tracker */
@@ -5112,6 +5137,13 @@ export interface components {
              * @description A UUID
              */
             connected_account_id: string;
+            /** @description The per-connection values its API address is filled with (an Atlassian cloud id with its site name, a Salesforce instance, a Zendesk subdomain); empty when the provider has none */
+            connection_values: {
+                [key: string]: {
+                    display?: string;
+                    value: string;
+                };
+            };
             /** Format: date-time */
             created_at: string;
             /** @description The upstream account's identity, e.g. a GitHub login */

@@ -66,20 +66,37 @@ describeEachDatabase("deleting an end user during their OAuth callback", (kind) 
     // The callback's transaction stops at the audit chain lock, holding the flow's state.
     const blocker = new pg.Client({ connectionString: world.broker.database.databaseUrl });
     await blocker.connect();
-    /** Polls until a backend other than the callback's waits for a lock: the state row's, or the audit chain's. */
-    const deleteBlockedOn = async (): Promise<"state row" | "audit chain"> => {
+    /** Polls `probe` until it answers, failing (and so releasing the blocker below) instead of hanging. */
+    const pollUntil = async <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => {
+      const deadline = Date.now() + 15_000;
       for (;;) {
-        const { rows } = await blocker.query<{ row_lock: number; audit_chain: number }>(
-          "select count(*) filter (where wait_event = 'transactionid')::int as row_lock, count(*) filter (where wait_event = 'advisory')::int as audit_chain from pg_stat_activity where datname = current_database()",
-        );
-        if (rows[0]!.row_lock > 0) return "state row";
-        if (rows[0]!.audit_chain > 1) return "audit chain";
+        const answer = await probe();
+        if (answer !== undefined) return answer;
+        if (Date.now() > deadline) {
+          const { rows } = await blocker.query("select pid, state, wait_event_type, wait_event, left(query, 120) as query from pg_stat_activity where datname = current_database()");
+          throw new Error(`gave up waiting for ${what}: ${JSON.stringify(rows)}`);
+        }
         await sleep(10);
       }
     };
-    const callbackWaiting = async () => {
-      while ((await blocker.query<{ n: number }>("select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted")).rows[0]!.n === 0) await sleep(10);
-    };
+    /** A backend other than the callback's waits for a lock: the state row's, or the audit chain's. */
+    const deleteBlockedOn = () =>
+      pollUntil("the delete to wait for a lock", async () => {
+        const { rows } = await blocker.query<{ row_lock: number; audit_chain: number }>(
+          "select count(*) filter (where wait_event = 'transactionid')::int as row_lock, count(*) filter (where wait_event = 'advisory')::int as audit_chain from pg_stat_activity where datname = current_database()",
+        );
+        if (rows[0]!.row_lock > 0) return "state row" as const;
+        if (rows[0]!.audit_chain > 1) return "audit chain" as const;
+        return undefined;
+      });
+    // pg_locks spans the whole server, where other test files' databases take advisory locks too.
+    const callbackWaiting = () =>
+      pollUntil("the callback to wait for the audit chain lock", async () => {
+        const { rows } = await blocker.query<{ n: number }>(
+          "select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())",
+        );
+        return rows[0]!.n > 0 ? true : undefined;
+      });
     try {
       await blocker.query("begin");
       await blocker.query("select pg_advisory_xact_lock(hashtextextended('audit:' || $1::text, 0))", [world.tenant.tenantId]);

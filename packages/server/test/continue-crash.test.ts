@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { manualClock } from "../src/clock.js";
-import { IN_PROGRESS_STALE_MS } from "../src/tools/idempotency.js";
+import { IN_PROGRESS_STALE_MS } from "../src/invocations/idempotency.js";
 import { continueInvocation, decide, type PendingApproval } from "./support/approvals.js";
 import { asTestBroker, startSiblingProcess, type BrokerProcess } from "./support/broker-process.js";
 import { describeEachDatabase } from "./support/databases.js";

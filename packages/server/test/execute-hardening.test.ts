@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { manualClock } from "../src/clock.js";
-import { IN_PROGRESS_STALE_MS } from "../src/tools/idempotency.js";
+import { IN_PROGRESS_STALE_MS } from "../src/invocations/idempotency.js";
 import { describeEachDatabase } from "./support/databases.js";
 import { expectError } from "./support/expect.js";
 import { connect, execute, startToolWorld, type ToolWorld } from "./support/tool-execution.js";

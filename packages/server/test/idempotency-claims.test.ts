@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { migrateToLatest, openStore, type Store } from "../src/store/database.js";
-import { createIdempotencyQueries, type ClaimRow, type IdempotencyScope } from "../src/tools/idempotency-queries.js";
+import { createIdempotencyQueries, type ClaimRow, type IdempotencyScope } from "../src/invocations/idempotency-queries.js";
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from "./support/databases.js";
 
 describeEachDatabase("idempotency claims inserted together", (kind) => {

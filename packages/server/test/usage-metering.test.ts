@@ -6,9 +6,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { manualClock } from "../src/clock.js";
-import { transitions } from "../src/tools/invocation-lifecycle.js";
-import { createInvocationQueries } from "../src/tools/invocation-queries.js";
-import { callFromInvocation } from "../src/tools/invocation-recorder.js";
+import { transitions } from "../src/invocations/invocation-states.js";
+import { createInvocationQueries } from "../src/invocations/invocation-queries.js";
+import { callFromInvocation } from "../src/invocations/invocation-recorder.js";
 import { createTenant } from "./support/broker.js";
 import { describeEachDatabase } from "./support/databases.js";
 import { expectError } from "./support/expect.js";

@@ -7,7 +7,7 @@
  */
 import { LRUCache } from "lru-cache";
 import type { ResolvedProvider } from "../providers/catalogue.js";
-import type { CatalogueTool, createToolCompiler } from "../tools/tool-catalogue.js";
+import type { CatalogueTool, createToolCompiler } from "./tool-catalogue.js";
 import type { StoredTool } from "./catalogue-queries.js";
 import { toolFromDeclaration } from "./declared-tool.js";
 

@@ -8,7 +8,7 @@ import { BrokerError } from "../errors.js";
 import { depthOf } from "../shared/json-depth.js";
 import type { UrlSafety } from "../shared/url-safety.js";
 import { describeIssues, type FieldProblem } from "../shared/validation-issues.js";
-import type { ToolCompilerSet } from "../tools/tool-catalogue.js";
+import type { ToolCompilerSet } from "./tool-catalogue.js";
 import { DECLARATION_LIMITS, ProviderDeclaration, ToolDeclaration } from "./declaration-schema.js";
 import { placeholdersOf } from "./declared-tool.js";
 import { connectionValueProblems, splitTemplate } from "../providers/connection-values.js";

@@ -4,7 +4,7 @@
  * thread. The outcome is plain data, because it crosses threads.
  */
 import { BrokerError } from "../errors.js";
-import { createToolCompiler } from "../tools/tool-catalogue.js";
+import { createToolCompiler } from "./tool-catalogue.js";
 import type { ToolDeclaration } from "./declaration-schema.js";
 import { createToolCheck } from "./declaration-checks.js";
 import { toolsFromOpenApi, type OpenApiImportResult } from "./openapi-import.js";

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { manualClock } from "../clock.js";
 import { providerCatalogueOf } from "../providers/catalogue.js";
-import { createToolCompiler, toolCatalogueOf } from "../tools/tool-catalogue.js";
+import { createToolCompiler, toolCatalogueOf } from "./tool-catalogue.js";
 import type { StoredProvider, StoredTool } from "./catalogue-queries.js";
 import { CATALOGUE_LIMITS } from "./catalogue-limits.js";
 import { createTenantCatalogue } from "./tenant-catalogue.js";

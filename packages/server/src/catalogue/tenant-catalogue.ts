@@ -8,7 +8,7 @@ import type { Clock } from "../clock.js";
 import type { TestOrLive } from "../ids.js";
 import { providerCatalogueOf, resolveTenantDefined, type ProviderCatalogue, type ResolvedProvider } from "../providers/catalogue.js";
 import { createTtlCache } from "../ttl-cache.js";
-import { toolCatalogueOf, type createToolCompiler, type ToolCatalogue } from "../tools/tool-catalogue.js";
+import { toolCatalogueOf, type createToolCompiler, type ToolCatalogue } from "./tool-catalogue.js";
 import type { CatalogueQueries, CatalogueEnv, StoredProvider, StoredTool } from "./catalogue-queries.js";
 import { createCompiledTools } from "./compiled-tools.js";
 import { storedProviderProblem } from "./declaration-checks.js";

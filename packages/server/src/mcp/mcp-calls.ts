@@ -11,9 +11,9 @@ import { ProtocolError, ProtocolErrorCode, type CallToolResult, type InputRequir
 import { BrokerError } from "../errors.js";
 import type { RateLimiter } from "../http/rate-limit.js";
 import { isDatabaseUnavailable } from "../store/database-errors.js";
-import { rateLimitBucket, type AgentCaller } from "../tools/caller.js";
+import { rateLimitBucket, type AgentCaller } from "../invocations/caller.js";
 import type { ExecuteService } from "../tools/execute-service.js";
-import type { ScopedTools } from "../tools/tool-catalogue.js";
+import type { ScopedTools } from "../catalogue/tool-catalogue.js";
 import { elicit, failed, stepAsResult, succeeded } from "./mcp-results.js";
 import type { PendingStep, RequestStates } from "./request-state.js";
 

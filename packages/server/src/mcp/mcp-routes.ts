@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { escapeHtml, page, sendPage } from "../http/html-page.js";
 import { isLoopbackHostname } from "../shared/loopback.js";
 import { unauthorized } from "../errors.js";
-import { callerFrom } from "../tools/caller.js";
+import { callerFrom } from "../invocations/caller.js";
 import { mcpServerFactory, type McpAuthExtra } from "./mcp-server.js";
 import type { RateLimiter } from "../http/rate-limit.js";
 import type { McpCalls } from "./mcp-calls.js";

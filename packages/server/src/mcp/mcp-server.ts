@@ -7,7 +7,7 @@ import { ProtocolError, ProtocolErrorCode, Server, type McpServerFactory } from 
 import type { FastifyBaseLogger } from "fastify";
 import { BrokerError } from "../errors.js";
 import { databaseUnavailableReason } from "../store/database-errors.js";
-import { rateLimitBucket, type AgentCaller } from "../tools/caller.js";
+import { rateLimitBucket, type AgentCaller } from "../invocations/caller.js";
 import type { RateLimiter } from "../http/rate-limit.js";
 import type { McpCalls } from "./mcp-calls.js";
 import type { McpTools } from "./mcp-tools.js";

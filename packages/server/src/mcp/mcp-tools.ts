@@ -7,8 +7,8 @@
 import type { Tool } from "@modelcontextprotocol/server";
 import type { PolicyEffect } from "../policy/policy-document.js";
 import type { PolicyService } from "../policy/policy-service.js";
-import type { AgentCaller } from "../tools/caller.js";
-import type { CatalogueTool, ScopedTools } from "../tools/tool-catalogue.js";
+import type { AgentCaller } from "../invocations/caller.js";
+import type { CatalogueTool, ScopedTools } from "../catalogue/tool-catalogue.js";
 
 /** Keys of `_meta` on each tool, under the broker's own prefix as MCP asks of extensions. `name`: the dotted name policies and audit use. */
 export const TOOL_META = { provider: "dev.toolbroker/provider", risk: "dev.toolbroker/risk", approval: "dev.toolbroker/approval", name: "dev.toolbroker/name" } as const;

@@ -6,7 +6,7 @@
  */
 import type { Clock } from "../clock.js";
 import { fingerprint } from "../shared/canonical-json.js";
-import type { AgentCaller } from "../tools/caller.js";
+import type { AgentCaller } from "../invocations/caller.js";
 import type { Vault } from "../vault/vault.js";
 
 /** How long a client may take between the elicitation and its retry: an approval's working day, not forever. */

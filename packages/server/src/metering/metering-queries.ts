@@ -1,6 +1,6 @@
 /** Every query of the metering domain: usage counts and which executions were reported. Bound to the store; a transaction may be passed last. */
 import type { Executor, Store } from "../store/database.js";
-import { meteredExecutions, type MeteredExecution } from "../usage/metered-executions.js";
+import { meteredExecutions, type MeteredExecution } from "../usage/metered-execution-queries.js";
 
 export type UsageByEnv = { test: number; live: number };
 /** An execution to report: `id` is the idempotency key the processor counts it by. */
@@ -10,7 +10,7 @@ export type PendingScope = { throughPeriod?: string | undefined; since?: string 
 
 export function createMeteringQueries({ db: storeDb }: Pick<Store, "db">) {
   return {
-    /** Executions of a tenant's period, per env (usage/metered-executions.ts). */
+    /** Executions of a tenant's period, per env (usage/metered-execution-queries.ts). */
     async usageByEnv(tenantId: string, period: string, db: Executor = storeDb): Promise<UsageByEnv> {
       const rows = await db
         .selectFrom(meteredExecutions(db, { tenantId, fromPeriod: period, toPeriod: period }).as("u"))

@@ -1,7 +1,7 @@
 /**
  * Metering: reads executions (the source of truth: one per invocation that reached the upstream,
  * written by the execute pipeline on the invocation row or as a usage event, see
- * usage/metered-executions.ts) and reports them to the processor behind `MeteringReporter`.
+ * usage/metered-execution-queries.ts) and reports them to the processor behind `MeteringReporter`.
  *
  * When usage is reported: not on the execute hot path. `sync` reports a tenant's unreported
  * executions, in batches, with idempotency key = the usage event's id, or the invocation's for a

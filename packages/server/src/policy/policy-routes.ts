@@ -4,7 +4,7 @@ import { actorOf } from "../http/credentials.js";
 import { EndUserId, EnvSchema, errorResponses, StringEnum, Timestamp, Uuid } from "../http/schemas.js";
 import type { TestOrLive } from "../ids.js";
 import type { AgentAppService } from "../agent-apps/agent-app-service.js";
-import type { ScopedTools } from "../tools/tool-catalogue.js";
+import type { ScopedTools } from "../catalogue/tool-catalogue.js";
 import { POLICY_EFFECTS, PolicyRules } from "./policy-document.js";
 import type { PolicyService } from "./policy-service.js";
 

@@ -9,7 +9,7 @@ import type { Clock } from "../clock.js";
 import { notFound } from "../errors.js";
 import type { TestOrLive } from "../ids.js";
 import type { Store } from "../store/database.js";
-import type { ScopedTools, ToolCatalogue } from "../tools/tool-catalogue.js";
+import type { ScopedTools, ToolCatalogue } from "../catalogue/tool-catalogue.js";
 import { compilePolicy, type CompiledPolicy } from "./policy-engine.js";
 import { validateRules, type PolicyRule } from "./policy-document.js";
 import type { PolicyQueries } from "./policy-queries.js";

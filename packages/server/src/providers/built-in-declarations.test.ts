@@ -5,7 +5,7 @@ import type { ProviderDeclaration } from "../catalogue/declaration-schema.js";
 import { createDeclarationChecks } from "../catalogue/declaration-checks.js";
 import { providerFromDeclaration } from "../catalogue/declared-provider.js";
 import { createUrlSafety } from "../shared/url-safety.js";
-import { createToolCompiler } from "../tools/tool-catalogue.js";
+import { createToolCompiler } from "../catalogue/tool-catalogue.js";
 import { BUILT_IN_PROVIDERS } from "./built-in.js";
 import { PROVIDERS } from "./catalogue.js";
 

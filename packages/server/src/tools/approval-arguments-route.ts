@@ -10,7 +10,7 @@ import { BrokerError } from "../errors.js";
 import type { App } from "../http/app-type.js";
 import { actorOf } from "../http/credentials.js";
 import { errorResponses, IdParams, Uuid } from "../http/schemas.js";
-import type { InvocationReader } from "./invocation-reader.js";
+import type { InvocationReader } from "../invocations/invocation-reader.js";
 
 type Deps = { approvals: Pick<ApprovalService, "get">; invocationReader: Pick<InvocationReader, "sealedArgumentsOf">; audit: Pick<AuditLog, "append"> };
 

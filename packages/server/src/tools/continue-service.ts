@@ -7,18 +7,18 @@ import type { ApprovalService } from "../approvals/approval-service.js";
 import type { Clock } from "../clock.js";
 import { BrokerError, notFound } from "../errors.js";
 import type { PolicyService } from "../policy/policy-service.js";
-import { actingFor, canSee, type Caller } from "./caller.js";
+import { actingFor, canSee, type Caller } from "../invocations/caller.js";
 import type { CredentialResolution } from "./credential-resolution.js";
-import { IN_PROGRESS_STALE_MS } from "./idempotency.js";
-import { settle, storedOutcomeOf, transitions, type CallOutcome } from "./invocation-lifecycle.js";
-import type { Invocation } from "./invocation.js";
-import { callFromInvocation, type InvocationRecorder } from "./invocation-recorder.js";
-import type { InvocationReplay } from "./invocation-replay.js";
-import type { InvocationQueries } from "./invocation-queries.js";
-import type { InvocationStart, StartingCall } from "./invocation-start.js";
+import { IN_PROGRESS_STALE_MS } from "../invocations/idempotency.js";
+import { settle, storedOutcomeOf, transitions, type CallOutcome } from "../invocations/invocation-states.js";
+import type { Invocation } from "../invocations/invocation.js";
+import { callFromInvocation, type InvocationRecorder } from "../invocations/invocation-recorder.js";
+import type { InvocationReplay } from "../invocations/invocation-replay.js";
+import type { InvocationQueries } from "../invocations/invocation-queries.js";
+import type { InvocationStart, StartingCall } from "../invocations/invocation-start.js";
 import type { Perform } from "./perform.js";
 import type { ExecuteResult } from "./execute-service.js";
-import type { ScopedTools } from "./tool-catalogue.js";
+import type { ScopedTools } from "../catalogue/tool-catalogue.js";
 
 type ContinueDeps = {
   clock: Clock;

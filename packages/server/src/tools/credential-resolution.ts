@@ -13,7 +13,7 @@ import { plainValues, type ConnectionValues } from "../providers/connection-valu
 import { BrokerError, notFound } from "../errors.js";
 import type { TestOrLive } from "../ids.js";
 import type { SecretItemService } from "../secrets/secret-item-service.js";
-import type { CatalogueTool } from "./tool-catalogue.js";
+import type { CatalogueTool } from "../catalogue/tool-catalogue.js";
 
 /**
  * What a call may do with the credential it resolved to: its id, and functions that open it when

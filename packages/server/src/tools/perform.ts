@@ -5,9 +5,9 @@
  * when it started (invocation-start.ts), read or write, key or not: it is not announced again.
  */
 import type { CredentialHandle } from "./credential-resolution.js";
-import { transitions, type CallDescription, type CallOutcome } from "./invocation-lifecycle.js";
-import type { InvocationRecorder } from "./invocation-recorder.js";
-import type { CatalogueTool } from "./tool-catalogue.js";
+import { transitions, type CallDescription, type CallOutcome } from "../invocations/invocation-states.js";
+import type { InvocationRecorder } from "../invocations/invocation-recorder.js";
+import type { CatalogueTool } from "../catalogue/tool-catalogue.js";
 import type { UpstreamCall } from "./upstream-call.js";
 
 type PerformDeps = { upstreamCall: UpstreamCall; recorder: Pick<InvocationRecorder, "record"> };

@@ -3,11 +3,11 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { App } from "../http/app-type.js";
 import type { RateLimiter } from "../http/rate-limit.js";
 import { errorResponses, IdParams } from "../http/schemas.js";
-import { callerFrom, rateLimitBucket } from "./caller.js";
+import { callerFrom, rateLimitBucket } from "../invocations/caller.js";
 import type { ContinueService } from "./continue-service.js";
 import type { ExecuteResult as ExecuteOutcome, ExecuteService } from "./execute-service.js";
-import type { InvocationReader } from "./invocation-reader.js";
-import type { ScopedTools } from "./tool-catalogue.js";
+import type { InvocationReader } from "../invocations/invocation-reader.js";
+import type { ScopedTools } from "../catalogue/tool-catalogue.js";
 import { DEFAULT_TOOL_PAGE, MAX_TOOL_PAGE, NextCursor, pageOfTools, ToolListFilters } from "./tool-list-query.js";
 import { ContinueBody, ExecuteBody, ExecuteResult, Invocation, Tool } from "./tool-schemas.js";
 

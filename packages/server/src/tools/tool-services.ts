@@ -16,15 +16,15 @@ import type { Vault } from "../vault/vault.js";
 import { createContinueService } from "./continue-service.js";
 import { createCredentialResolution } from "./credential-resolution.js";
 import { createExecuteService } from "./execute-service.js";
-import { createIdempotency } from "./idempotency.js";
-import type { IdempotencyQueries } from "./idempotency-queries.js";
-import { createInvocationQueries } from "./invocation-queries.js";
-import { createInvocationReader } from "./invocation-reader.js";
-import { createInvocationRecorder } from "./invocation-recorder.js";
-import { createInvocationReplay } from "./invocation-replay.js";
-import { createInvocationStart } from "./invocation-start.js";
+import { createIdempotency } from "../invocations/idempotency.js";
+import type { IdempotencyQueries } from "../invocations/idempotency-queries.js";
+import { createInvocationQueries } from "../invocations/invocation-queries.js";
+import { createInvocationReader } from "../invocations/invocation-reader.js";
+import { createInvocationRecorder } from "../invocations/invocation-recorder.js";
+import { createInvocationReplay } from "../invocations/invocation-replay.js";
+import { createInvocationStart } from "../invocations/invocation-start.js";
 import { createPerform } from "./perform.js";
-import type { ScopedTools } from "./tool-catalogue.js";
+import type { ScopedTools } from "../catalogue/tool-catalogue.js";
 import { createUpstreamCall } from "./upstream-call.js";
 
 export type ToolServiceDeps = {

@@ -6,11 +6,11 @@
 import { BrokerError } from "../errors.js";
 import { RequestNotSentError, type UpstreamClient, type UpstreamResponse } from "../providers/upstream-client.js";
 import type { CredentialHandle } from "./credential-resolution.js";
-import type { CallOutcome } from "./invocation-lifecycle.js";
+import type { CallOutcome } from "../invocations/invocation-states.js";
 import type { PresentedCredential } from "../providers/provider-types.js";
 import { resolveApiBase } from "../providers/connection-values.js";
 import { basicCredentialsOf, MAX_RESULT_VALUES, scrub, scrubTargets } from "./scrub.js";
-import type { CatalogueTool } from "./tool-catalogue.js";
+import type { CatalogueTool } from "../catalogue/tool-catalogue.js";
 
 const MAX_UPSTREAM_MESSAGE = 500;
 

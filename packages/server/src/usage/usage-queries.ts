@@ -1,7 +1,7 @@
 /** Every query of the usage report; bound to the store once in app.ts. */
 import { sql } from "kysely";
 import type { Store } from "../store/database.js";
-import { meteredExecutions } from "./metered-executions.js";
+import { meteredExecutions } from "./metered-execution-queries.js";
 
 export type UsageFilter = {
   tenantId: string;

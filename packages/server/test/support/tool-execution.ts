@@ -1,6 +1,6 @@
 /** A broker wired to the fake vendors, with one tenant, for tests of the execute pipeline. */
 import { randomUUID } from "node:crypto";
-import { meteredExecutions, type MeteredExecution } from "../../src/usage/metered-executions.js";
+import { meteredExecutions, type MeteredExecution } from "../../src/usage/metered-execution-queries.js";
 import { createTenant, startBroker, type StartOptions, type TestBroker, type TestTenant } from "./broker.js";
 import { connectAccount } from "./connect.js";
 import type { DbKind } from "./databases.js";

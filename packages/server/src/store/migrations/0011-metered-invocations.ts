@@ -4,7 +4,7 @@ import { PostgresAdapter, sql, type Kysely } from "kysely";
  * A call that reaches the provider when it is first recorded is metered on its invocation row
  * (`metered_period`) instead of on a `usage_events` row written beside it: the same fact, without
  * a second row and its four B-trees on every call. Usage and metering read both
- * (usage/metered-executions.ts). The metering reports' foreign key to `usage_events` goes, since a
+ * (usage/metered-execution-queries.ts). The metering reports' foreign key to `usage_events` goes, since a
  * report may now name an invocation; a report still goes with its tenant.
  *
  * No index of its own: a call is metered in the month it was created, so a month's calls are a

@@ -15,7 +15,7 @@ import type { Sealed, Vault } from "../vault/vault.js";
 import { actorOf, type ActingCaller } from "./caller.js";
 import type { Idempotency } from "./idempotency.js";
 import type { Completion } from "./idempotency-queries.js";
-import { outcomeUnknown, parseStoredOutcome, type CallDescription, type InvocationRecord, type StoredOutcome } from "./invocation-lifecycle.js";
+import { outcomeUnknown, parseStoredOutcome, type CallDescription, type InvocationRecord, type StoredOutcome } from "./invocation-states.js";
 import type { Invocation } from "./invocation.js";
 import type { InvocationQueries } from "./invocation-queries.js";
 

@@ -10,7 +10,7 @@ import { BrokerError } from "../errors.js";
 import type { Store } from "../store/database.js";
 import { retryingTransaction } from "../store/retrying-transaction.js";
 import type { Idempotency } from "./idempotency.js";
-import type { CallDescription } from "./invocation-lifecycle.js";
+import type { CallDescription } from "./invocation-states.js";
 import type { InvocationQueries } from "./invocation-queries.js";
 
 type StartDeps = {

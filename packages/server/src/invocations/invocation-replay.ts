@@ -3,7 +3,7 @@
  * idempotency key or a repeated continue, and the `unknown` outcome of a send that was abandoned.
  */
 import { BrokerError } from "../errors.js";
-import { settle } from "./invocation-lifecycle.js";
+import { settle } from "./invocation-states.js";
 import type { InvocationRecorder } from "./invocation-recorder.js";
 import type { InvocationQueries } from "./invocation-queries.js";
 

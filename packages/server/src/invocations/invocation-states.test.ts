@@ -1,7 +1,7 @@
 /** The lifecycle's rules, without a server or a database. */
 import { describe, expect, it } from "vitest";
 import { BrokerError } from "../errors.js";
-import { keepsIdempotencyKey, parseStoredOutcome, settle, storedOutcomeOf, transitions, type CallDescription, type CallOutcome } from "./invocation-lifecycle.js";
+import { keepsIdempotencyKey, parseStoredOutcome, settle, storedOutcomeOf, transitions, type CallDescription, type CallOutcome } from "./invocation-states.js";
 
 const call = (overrides: Partial<CallDescription> = {}): CallDescription => ({
   caller: { kind: "agent_app", tenantId: "t", env: "test", agentAppId: "a", endUserId: null },

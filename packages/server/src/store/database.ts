@@ -5,6 +5,7 @@ import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement, type Transaction } from "kysely";
 import type pg from "pg";
 import { migrations } from "./migrations/index.js";
+import { retryingTransaction } from "./retrying-transaction.js";
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer } from "./sqlite-checkpointer.js";
 import type { Database } from "./schema.js";
 
@@ -17,6 +18,11 @@ export type Executor = Kysely<Database>;
 export type Store = {
   db: Db;
   kind: StoreKind;
+  /**
+   * The one way to open a transaction: `work` runs in it, and runs again when the database
+   * aborted it for losing a race (store/retrying-transaction.ts), so it must only use `trx`.
+   */
+  transaction<T>(work: (trx: Tx) => Promise<T>): Promise<T>;
   /**
    * Serialises a critical section across processes for the rest of `trx`. SQLite already runs one
    * writer at a time through Kysely's single connection, so only PostgreSQL needs a lock.
@@ -73,6 +79,7 @@ function openSqlite(file: string): Store {
   return {
     db,
     kind: "sqlite",
+    transaction: (work) => retryingTransaction(db, work),
     lock: async () => {},
     ping: async () => {
       fileCheck?.(true);
@@ -198,6 +205,7 @@ function openPostgres(connectionString: string): Store {
   return {
     db,
     kind: "postgres",
+    transaction: (work) => retryingTransaction(db, work),
     lock: async (trx, key) => {
       await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
     },

@@ -31,14 +31,14 @@ export type IdempotencyClaim =
 
 type IdempotencyDeps = { queries: IdempotencyQueries; clock: Clock };
 
-/** A claim to insert, and whether the insert made it (set when its batch is written). */
-type PendingClaim = { scope: IdempotencyScope; requestFingerprint: string; invocationId: string; inserted?: boolean };
+/** A claim to insert; its batch answers whether the insert made it. */
+type PendingClaim = { scope: IdempotencyScope; requestFingerprint: string; invocationId: string };
 
 export function createIdempotency({ queries, clock }: IdempotencyDeps) {
   // Claims that arrive together are inserted by one statement (group commit): each caller still
   // goes on only once its claim is committed, so a duplicate anywhere sees it. They share the
   // batch's time: written together, they are made together.
-  const claims = createWriteBatcher<PendingClaim>(async (batch) => {
+  const claims = createWriteBatcher<PendingClaim, boolean>(async (batch) => {
     const now = clock.now();
     const createdAt = now.toISOString();
     const expiresAt = new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString();
@@ -47,14 +47,11 @@ export function createIdempotency({ queries, clock }: IdempotencyDeps) {
       row: { request_fingerprint: requestFingerprint, status: "in_progress" as const, invocation_id: invocationId, response_status: null, response_sealed: null, created_at: createdAt, expires_at: expiresAt },
     }));
     const inserted = await queries.insertClaims(rows);
-    for (const claim of batch) claim.inserted = inserted.has(claim.invocationId);
+    return batch.map((claim) => inserted.has(claim.invocationId));
   });
 
-  async function insertClaim(scope: IdempotencyScope, requestFingerprint: string, invocationId: string): Promise<boolean> {
-    const claim: PendingClaim = { scope, requestFingerprint, invocationId };
-    await claims.write(claim);
-    return claim.inserted === true;
-  }
+  const insertClaim = (scope: IdempotencyScope, requestFingerprint: string, invocationId: string): Promise<boolean> =>
+    claims.write({ scope, requestFingerprint, invocationId });
 
   /**
    * Forgets a key, unless a request under it was announced as sending. `sentBy` names a call whose

@@ -1,7 +1,7 @@
 /**
  * Group commit: writes that arrive while a transaction is being written wait and go together in
  * the next one, so under load many requests share one BEGIN/COMMIT. Every caller still resolves
- * only after its own rows are committed. A batch that fails is retried one item at a time, so one
+ * only after its own rows are committed, with what the batch answered for its item. A batch that fails is retried one item at a time, so one
  * bad item cannot fail the others — unless the database itself is unavailable: then every waiter
  * of the batch is rejected at once (retrying item by item could only wait out one timeout each).
  */
@@ -11,8 +11,8 @@ import { isDatabaseUnavailable } from "./database-errors.js";
 
 export const MAX_BATCH = 200;
 
-export type WriteBatcher<T> = {
-  write(item: T): Promise<void>;
+export type WriteBatcher<T, R = void> = {
+  write(item: T): Promise<R>;
   /** Writes what is queued, then refuses new writes (shutdown: call before closing the store). */
   close(): Promise<void>;
 };
@@ -28,8 +28,12 @@ export type WriteBatcherOptions = {
 /** PostgreSQL writes two batches at once (see `concurrency`); SQLite one. */
 export const batchesAtOnce = (store: { kind: StoreKind }) => (store.kind === "postgres" ? 2 : 1);
 
-export function createWriteBatcher<T>(writeBatch: (items: T[]) => Promise<void>, { concurrency = 1 }: WriteBatcherOptions = {}): WriteBatcher<T> {
-  type Pending = { item: T; resolve: () => void; reject: (error: unknown) => void };
+/**
+ * `writeBatch` writes the items in one transaction and answers one result per item, in order
+ * (or nothing, for writes that answer nothing).
+ */
+export function createWriteBatcher<T, R = void>(writeBatch: (items: T[]) => Promise<R[] | void>, { concurrency = 1 }: WriteBatcherOptions = {}): WriteBatcher<T, R> {
+  type Pending = { item: T; resolve: (result: R) => void; reject: (error: unknown) => void };
   const queue: Pending[] = [];
   const flushes = new Set<Promise<void>>();
   let active = 0;
@@ -38,8 +42,8 @@ export function createWriteBatcher<T>(writeBatch: (items: T[]) => Promise<void>,
   async function writeOneByOne(batch: Pending[]) {
     for (const [index, pending] of batch.entries()) {
       try {
-        await writeBatch([pending.item]);
-        pending.resolve();
+        const results = await writeBatch([pending.item]);
+        pending.resolve(results?.[0] as R);
       } catch (error) {
         pending.reject(error);
         if (isDatabaseUnavailable(error)) {
@@ -55,8 +59,8 @@ export function createWriteBatcher<T>(writeBatch: (items: T[]) => Promise<void>,
       while (queue.length > 0) {
         const batch = queue.splice(0, MAX_BATCH);
         try {
-          await writeBatch(batch.map((p) => p.item));
-          for (const pending of batch) pending.resolve();
+          const results = await writeBatch(batch.map((p) => p.item));
+          batch.forEach((pending, index) => pending.resolve(results?.[index] as R));
         } catch (error) {
           if (batch.length === 1 || isDatabaseUnavailable(error)) {
             for (const pending of batch) pending.reject(error);
@@ -80,7 +84,7 @@ export function createWriteBatcher<T>(writeBatch: (items: T[]) => Promise<void>,
   }
 
   return {
-    write(item: T): Promise<void> {
+    write(item: T): Promise<R> {
       if (closed) return Promise.reject(new BrokerError("service_unavailable", "the broker is shutting down; retry shortly"));
       return new Promise((resolve, reject) => {
         queue.push({ item, resolve, reject });

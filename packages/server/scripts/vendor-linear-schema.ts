@@ -1,7 +1,7 @@
 /**
  * Vendors Linear's GraphQL schema as vendor/graphql/linear.graphql, rebuilt from the types
  * `@linear/sdk` generates from it (see vendor-graphql/sdk-types-to-sdl.ts); the tracker tools'
- * documents are validated against it by test/vendor-graphql.test.ts.
+ * documents are validated against it by test/vendor-graphql.unit.test.ts.
  *
  *   npm run vendor:linear-schema -w @toolbroker/server [-- --packages DIR]
  */

@@ -2,7 +2,7 @@
  * The tool-name globs of a policy rule (`tools: ["scm.get_*"]`): `*` matches any run of
  * characters (dots included), `?` exactly one, and every other character itself. Tool names are
  * not paths, so there are no separators, classes, braces or negation. Stored policies were
- * written under this meaning; tool-glob.test.ts holds it.
+ * written under this meaning; tool-glob.unit.test.ts holds it.
  */
 import wildcardMatch from "wildcard-match";
 

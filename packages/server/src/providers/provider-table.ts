@@ -1,6 +1,6 @@
 /**
  * The README's table of built-in providers, made from their declarations: scripts/provider-table.ts
- * writes it between the markers, and test/provider-table.test.ts fails when the README is stale.
+ * writes it between the markers, and test/provider-table.unit.test.ts fails when the README is stale.
  */
 import { providerFromDeclaration } from "../catalogue/declared-provider.js";
 import { BUILT_IN_PROVIDERS, type BuiltInProvider } from "./built-in.js";

@@ -2,7 +2,7 @@
  * JSON Canonicalization Scheme (RFC 8785) of the values the broker compares and fingerprints:
  * object keys sorted by UTF-16 code unit at every depth, numbers and strings as ECMAScript's
  * JSON.stringify writes them. Fingerprints are stored (approvals.arguments_fingerprint,
- * idempotency keys), so this form must never change; canonical-json.test.ts pins it.
+ * idempotency keys), so this form must never change; canonical-json.unit.test.ts pins it.
  *
  * The library refuses what I-JSON excludes: NaN, ±Infinity and strings with a lone UTF-16
  * surrogate. A request can carry a non-finite number (JSON.parse reads `1e999` as Infinity):

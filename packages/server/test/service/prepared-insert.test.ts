@@ -1,8 +1,8 @@
 import { CompiledQuery, sql } from "kysely";
 import { afterEach, expect, it } from "vitest";
-import { openStore, type Executor, type Store } from "../src/store/database.js";
-import { asOneStatement, preparedInsert, rowsPerInsert, runTogether } from "../src/store/prepared.js";
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from "./support/databases.js";
+import { openStore, type Executor, type Store } from "../../src/store/database.js";
+import { asOneStatement, preparedInsert, rowsPerInsert, runTogether } from "../../src/store/prepared.js";
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../support/databases.js";
 
 type Row = { n: number; label: string; note: string | null };
 

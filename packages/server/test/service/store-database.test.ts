@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { sql } from "kysely";
 import SQLite from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { openStore, sqliteFileIn, type Store } from "./database.js";
+import { openStore, sqliteFileIn, type Store } from "../../src/store/database.js";
 
 describe("the SQLite connection's settings", () => {
   let dir: string;

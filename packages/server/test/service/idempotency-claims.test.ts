@@ -4,9 +4,9 @@
  * claim of the same statement. The keys a group commit completes are updated by one statement too.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { migrateToLatest, openStore, type Store } from "../src/store/database.js";
-import { createIdempotencyQueries, type ClaimRow, type IdempotencyScope } from "../src/invocations/idempotency-queries.js";
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from "./support/databases.js";
+import { migrateToLatest, openStore, type Store } from "../../src/store/database.js";
+import { createIdempotencyQueries, type ClaimRow, type IdempotencyScope } from "../../src/invocations/idempotency-queries.js";
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../support/databases.js";
 
 describeEachDatabase("idempotency claims inserted together", (kind) => {
   let database: TestDatabase;

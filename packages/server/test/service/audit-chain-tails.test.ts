@@ -3,11 +3,11 @@
  * 0010-audit-chain-tails), which is only right if the tail is read after the lock is held.
  */
 import { afterEach, expect, it } from "vitest";
-import { createAuditLog } from "../src/audit/audit-log.js";
-import { createAuditQueries } from "../src/audit/audit-queries.js";
-import { systemClock } from "../src/clock.js";
-import { migrateToLatest, openStore, type Store } from "../src/store/database.js";
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from "./support/databases.js";
+import { createAuditLog } from "../../src/audit/audit-log.js";
+import { createAuditQueries } from "../../src/audit/audit-queries.js";
+import { systemClock } from "../../src/clock.js";
+import { migrateToLatest, openStore, type Store } from "../../src/store/database.js";
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../support/databases.js";
 
 describeEachDatabase("audit chain tails", (kind) => {
   let database: TestDatabase;

@@ -3,10 +3,7 @@
  * never asks a resolver, whose answer for such a name could point anywhere. Every resolver here is
  * a recorder that fails the test if it is asked; no name is ever resolved for real.
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { createUpstreamClient } from "../providers/upstream-client.js";
 import { localhostFirstLookup, type LookupFunction } from "./loopback.js";
 import { createUrlSafety, type HostResolver } from "./url-safety.js";
 
@@ -57,25 +54,5 @@ describe("localhost names are loopback without a DNS query", () => {
     await lookupOnce(localhostFirstLookup(fallback), "localhost.example.com");
     await lookupOnce(localhostFirstLookup(fallback), "notlocalhost");
     expect(asked).toEqual(["localhost.example.com", "notlocalhost"]);
-  });
-
-  it("reaches an operator-configured provider at http://<name>.localhost:<port> on loopback, without the lookup", async () => {
-    const server = createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}'));
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const asked: string[] = [];
-    const lookup: LookupFunction = (hostname, _options, callback) => {
-      asked.push(hostname);
-      callback(Object.assign(new Error(`${hostname} must not be resolved`), { code: "ENOTFOUND" }), "");
-    };
-    const upstream = createUpstreamClient({ lookup });
-    try {
-      const { port } = server.address() as AddressInfo;
-      const response = await upstream.send(`http://scm.localhost:${port}`, { method: "GET", path: "/user" });
-      expect(response).toMatchObject({ status: 200, body: { ok: true } });
-      expect(asked).toEqual([]);
-    } finally {
-      await upstream.close();
-      await new Promise((resolve) => server.close(resolve));
-    }
   });
 });

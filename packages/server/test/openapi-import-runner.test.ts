@@ -3,7 +3,7 @@
  * exceeds one is replaced, and the next import runs as usual.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createOpenApiImporter, type OpenApiImporter } from "./openapi-import-runner.js";
+import { createOpenApiImporter, type OpenApiImporter } from "../src/catalogue/openapi-import-runner.js";
 
 const document = { openapi: "3.0.3", info: { title: "t", version: "1" }, paths: { "/ping": { get: { operationId: "ping", responses: { 200: { description: "ok" } } } } } };
 

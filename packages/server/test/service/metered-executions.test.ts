@@ -6,11 +6,11 @@
  */
 import { sql } from "kysely";
 import { afterEach, expect, it } from "vitest";
-import { createMeteringQueries, type PendingScope } from "../src/metering/metering-queries.js";
-import { migrateToLatest, migratorOf, openStore, type Store } from "../src/store/database.js";
-import type { InvocationsTable, UsageEventsTable } from "../src/store/schema.js";
-import { createUsageQueries } from "../src/usage/usage-queries.js";
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from "./support/databases.js";
+import { createMeteringQueries, type PendingScope } from "../../src/metering/metering-queries.js";
+import { migrateToLatest, migratorOf, openStore, type Store } from "../../src/store/database.js";
+import type { InvocationsTable, UsageEventsTable } from "../../src/store/schema.js";
+import { createUsageQueries } from "../../src/usage/usage-queries.js";
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from "../support/databases.js";
 
 const AT = "2026-03-14T10:00:00.000Z";
 

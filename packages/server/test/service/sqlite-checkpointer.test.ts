@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { openStore, type Store } from "./database.js";
+import { openStore, type Store } from "../../src/store/database.js";
 
 describe("SQLite checkpoints on their own thread", () => {
   let dir: string;

@@ -6,7 +6,7 @@
  * A name is the dotted one with every other character turned into `_`. Where that is longer than
  * 64 characters, or already taken by a tool listed before it, it is cut and given a short hash of
  * the dotted name (`_` and 8 hex digits): the same catalogue always gives the same names.
- * A copy of the broker's packages/server/src/tools/model-safe-names.ts (the client depends on
+ * A copy of the broker's packages/server/src/catalogue/model-safe-names.ts (the client depends on
  * nothing of the server's); the server's model-schema test checks that both name every built-in
  * tool alike. GET /v1/tools gives each tool's assigned name as `mcp_name`, which the adapters use.
  */

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { BUILT_IN_PROVIDERS } from "../../server/src/providers/built-in.js";
-import { assignSafeNames, MODEL_SAFE_NAME_PATTERN } from "../../server/src/tools/model-safe-names.js";
+import { assignSafeNames, MODEL_SAFE_NAME_PATTERN } from "../../server/src/catalogue/model-safe-names.js";
 import { modelToolName, toGeminiFunctionDeclarations, toOpenAIStrictTools } from "../src/adapters.js";
 import type { Tool } from "../src/types.js";
 import { declarationFaults, geminiFaults, openAIStrictFaults } from "./support/model-schema-rules.js";

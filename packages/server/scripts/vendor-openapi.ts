@@ -12,7 +12,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { BUILT_IN_PROVIDERS, type BuiltInProvider } from "../src/providers/built-in.js";
+import { BUILT_IN_PROVIDERS } from "../src/providers/built-in.js";
+import type { BuiltInProvider } from "../src/providers/built-in-provider.js";
 import { extractOperations, type UsedOperation } from "./vendor-openapi/extract.js";
 import { findOperation } from "./vendor-openapi/operations.js";
 import { DEFAULT_PACKAGES_DIR, loadDescription, sourceHeader, type PackageSource } from "./vendor-openapi/sources.js";

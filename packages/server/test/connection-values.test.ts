@@ -8,8 +8,8 @@
  * tenant's own, whose URLs are checked like webhook URLs.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { providerFromDeclaration } from "../src/catalogue/declared-provider.js";
-import type { ProviderDeclaration, ToolDeclaration } from "../src/catalogue/declaration-schema.js";
+import { providerFromDeclaration } from "../src/providers/declared-provider.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../src/providers/declaration-schema.js";
 import { PROVIDERS } from "../src/providers/catalogue.js";
 import { createTenant, startBroker, type TestBroker, type TestTenant } from "./support/broker.js";
 import { connectThroughBrowser, openConnectPage, postConnectForm } from "./support/connect.js";

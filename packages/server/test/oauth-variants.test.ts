@@ -8,7 +8,7 @@
  * response fields a connection needs (Stripe's stripe_user_id, Salesforce's instance_url and id).
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { providerFromDeclaration } from "../src/catalogue/declared-provider.js";
+import { providerFromDeclaration } from "../src/providers/declared-provider.js";
 import { salesforce } from "../src/providers/crm/salesforce.js";
 import { PROVIDERS } from "../src/providers/catalogue.js";
 import { createTenant, startBroker, type TestBroker, type TestTenant } from "./support/broker.js";

@@ -5,7 +5,8 @@
  * valid against the vendor's description. One connection (or API key) per provider, shared by its tools.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUILT_IN_PROVIDERS, type BuiltInProvider } from "../src/providers/built-in.js";
+import { BUILT_IN_PROVIDERS } from "../src/providers/built-in.js";
+import type { BuiltInProvider } from "../src/providers/built-in-provider.js";
 import { putPolicy } from "./support/approvals.js";
 import { describeEachDatabase } from "./support/databases.js";
 import { handleFor, sandboxOf, type Handle } from "./support/described/every-tool.js";

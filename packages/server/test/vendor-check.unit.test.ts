@@ -3,7 +3,7 @@
  * operation correctly passes, and each kind of mistake is named precisely.
  */
 import { describe, expect, it } from "vitest";
-import type { ToolDeclaration } from "../src/catalogue/declaration-schema.js";
+import type { ToolDeclaration } from "../src/providers/declaration-schema.js";
 import { componentDrift, extractOperations } from "../scripts/vendor-openapi/extract.js";
 import { findOperation } from "../scripts/vendor-openapi/operations.js";
 import type { OpenApiDocument } from "../scripts/vendor-openapi/schema-views.js";

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { buildSchema } from "graphql";
 import { describe, expect, it } from "vitest";
 import { checkGraphQlTool } from "../scripts/vendor-graphql/graphql-tool-check.js";
-import type { ToolDeclaration } from "../src/catalogue/declaration-schema.js";
+import type { ToolDeclaration } from "../src/providers/declaration-schema.js";
 import { BUILT_IN_PROVIDERS } from "../src/providers/built-in.js";
 
 const sdl = readFileSync(new URL("../vendor/graphql/linear.graphql", import.meta.url), "utf8");

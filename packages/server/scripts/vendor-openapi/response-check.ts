@@ -3,7 +3,7 @@
  * pointers, and the property names its declared `response.schema` relies on, exist in the
  * operation's 2xx JSON response schema.
  */
-import type { ToolDeclaration } from "../../src/catalogue/declaration-schema.js";
+import type { ToolDeclaration } from "../../src/providers/declaration-schema.js";
 import { allowsType, deref, describeTypes, itemViews, propertyOf, typesOf, viewsOf, viewsOfAll, type Json, type OpenApiDocument, type SchemaView } from "./schema-views.js";
 import { knownList } from "./value-check.js";
 

@@ -4,8 +4,8 @@
  * ones always sent, types agreeing), and its response mapping. What a hook adds to the request
  * is seen by building the request from the tool's example arguments and running the hook.
  */
-import { buildDeclaredRequest } from "../../src/catalogue/declared-tool.js";
-import type { ToolDeclaration } from "../../src/catalogue/declaration-schema.js";
+import { buildDeclaredRequest } from "../../src/providers/declared-tool.js";
+import type { ToolDeclaration } from "../../src/providers/declaration-schema.js";
 import type { ToolHooks } from "../../src/providers/provider-types.js";
 import type { UpstreamRequest } from "../../src/providers/upstream-client.js";
 import { findOperation, type MatchedOperation } from "./operations.js";

@@ -1,6 +1,6 @@
 import type { Executor, Store } from "../store/database.js";
 import type { CatalogueProvidersTable, CatalogueToolsTable } from "../store/schema.js";
-import type { ProviderDeclaration, ToolDeclaration } from "./declaration-schema.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../providers/declaration-schema.js";
 
 export type CatalogueEnv = CatalogueProvidersTable["env"];
 export type ToolSource = CatalogueToolsTable["source"];

@@ -13,9 +13,9 @@ import { CATALOGUE_LIMITS } from "./catalogue-limits.js";
 import { IMPORT_THREAD_LIMITS } from "./openapi-import-runner.js";
 import { IMPORT_LIMITS } from "./openapi-schemas.js";
 import { BUILT_IN_PROVIDERS } from "../providers/built-in.js";
-import { CATALOGUE_SCHEMA, PROVIDER_ID_PATTERN, TOOL_NAME_PATTERN } from "./declaration-schema.js";
+import { CATALOGUE_SCHEMA, PROVIDER_ID_PATTERN, TOOL_NAME_PATTERN } from "../providers/declaration-schema.js";
 import type { TenantCatalogue } from "./tenant-catalogue.js";
-import { NextCursor, pageOfTools, ToolListFilters, type ToolListQuery } from "../tools/tool-list-query.js";
+import { NextCursor, pageOfTools, ToolListFilters, type ToolListQuery } from "./tool-list-query.js";
 
 const CatalogueEnv = StringEnum(["test", "live", "both"] as const, { description: "The env it serves (default both)" });
 const ProviderParams = Type.Object({ id: Type.String({ pattern: PROVIDER_ID_PATTERN, description: "A provider id" }) });

@@ -13,7 +13,7 @@ import { describeChange, originChange, originOf, type CredentialOrigins } from "
 import { templateBindingOf } from "../providers/connection-values.js";
 import type { Store, Tx } from "../store/database.js";
 import type { CatalogueEnv, CatalogueQueries, StoredProvider, StoredTool, ToolSource } from "./catalogue-queries.js";
-import type { ProviderDeclaration, ToolDeclaration } from "./declaration-schema.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../providers/declaration-schema.js";
 import type { createDeclarationChecks } from "./declaration-checks.js";
 import { invalidDeclaration, storedProviderProblem } from "./declaration-checks.js";
 import type { FieldProblem } from "../shared/validation-issues.js";

@@ -9,7 +9,7 @@ import { LRUCache } from "lru-cache";
 import type { ResolvedProvider } from "../providers/catalogue.js";
 import type { CatalogueTool, createToolCompiler } from "./tool-catalogue.js";
 import type { StoredTool } from "./catalogue-queries.js";
-import { toolFromDeclaration } from "./declared-tool.js";
+import { toolFromDeclaration } from "../providers/declared-tool.js";
 
 /** Published in the README: five tenants at the tools-per-tenant limit. */
 export const MAX_COMPILED_TOOLS = 10_000;

@@ -9,8 +9,8 @@ import { depthOf } from "../shared/json-depth.js";
 import type { UrlSafety } from "../shared/url-safety.js";
 import { describeIssues, type FieldProblem } from "../shared/validation-issues.js";
 import type { ToolCompilerSet } from "./tool-catalogue.js";
-import { DECLARATION_LIMITS, ProviderDeclaration, ToolDeclaration } from "./declaration-schema.js";
-import { placeholdersOf } from "./declared-tool.js";
+import { DECLARATION_LIMITS, ProviderDeclaration, ToolDeclaration } from "../providers/declaration-schema.js";
+import { placeholdersOf } from "../providers/declared-tool.js";
 import { connectionValueProblems, splitTemplate } from "../providers/connection-values.js";
 
 export const MAX_ARGUMENTS_SCHEMA_BYTES = 64 * 1024;

@@ -5,7 +5,7 @@
  */
 import { BrokerError } from "../errors.js";
 import { createToolCompiler } from "./tool-catalogue.js";
-import type { ToolDeclaration } from "./declaration-schema.js";
+import type { ToolDeclaration } from "../providers/declaration-schema.js";
 import { createToolCheck } from "./declaration-checks.js";
 import { toolsFromOpenApi, type OpenApiImportResult } from "./openapi-import.js";
 import { OpenApiImportError, type IMPORT_LIMITS } from "./openapi-schemas.js";

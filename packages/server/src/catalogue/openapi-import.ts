@@ -8,7 +8,7 @@ import { Ajv, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { parse as parseYaml } from "yaml";
 import { MAX_ARGUMENTS_SCHEMA_BYTES } from "./declaration-checks.js";
-import { PROVIDER_ID_PATTERN, ToolDeclaration } from "./declaration-schema.js";
+import { PROVIDER_ID_PATTERN, ToolDeclaration } from "../providers/declaration-schema.js";
 import { createLocalRefs, createSchemaBudget, firstRef, IMPORT_LIMITS, isObject, OpenApiImportError, toJsonSchema, UnresolvedRef, type Json, type LocalRefs, type SchemaBudget } from "./openapi-schemas.js";
 
 export { OpenApiImportError } from "./openapi-schemas.js";

@@ -9,7 +9,7 @@ import { Value } from "@sinclair/typebox/value";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ToolDeclaration } from "./declaration-schema.js";
+import { ToolDeclaration } from "../providers/declaration-schema.js";
 import { OpenApiImportError, toolsFromOpenApi, type OpenApiImportResult } from "./openapi-import.js";
 
 const TASKS_YAML = `

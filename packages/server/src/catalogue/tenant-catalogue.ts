@@ -12,7 +12,7 @@ import { toolCatalogueOf, type createToolCompiler, type ToolCatalogue } from "./
 import type { CatalogueQueries, CatalogueEnv, StoredProvider, StoredTool } from "./catalogue-queries.js";
 import { createCompiledTools } from "./compiled-tools.js";
 import { storedProviderProblem } from "./declaration-checks.js";
-import { providerFromDeclaration } from "./declared-provider.js";
+import { providerFromDeclaration } from "../providers/declared-provider.js";
 
 /** A tenant, and the env it acts in (none: every env, for views that span both). */
 export type CatalogueScope = { tenantId: string; env?: TestOrLive | undefined };

@@ -11,7 +11,7 @@ import type { ProviderCatalogue, ResolvedProvider } from "../providers/catalogue
 import type { SideEffect, ToolDefinition, ToolRisk } from "../providers/provider-types.js";
 import { depthOf } from "../shared/json-depth.js";
 import { describeIssues } from "../shared/validation-issues.js";
-import { assignSafeNames, plainSafeName } from "../tools/model-safe-names.js";
+import { assignSafeNames, plainSafeName } from "./model-safe-names.js";
 
 export const MAX_ARGUMENT_DEPTH = 16;
 

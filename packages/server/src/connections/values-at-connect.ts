@@ -5,7 +5,7 @@
  * accessible-resources). Each is checked by providers/connection-values.ts; one that fails stops
  * the connect, and nothing is stored.
  */
-import { resolvePointer } from "../catalogue/declared-tool.js";
+import { resolvePointer } from "../providers/declared-tool.js";
 import { BrokerError } from "../errors.js";
 import type { ResolvedProvider } from "../providers/catalogue.js";
 import { apiOriginFor, checkConnectionValue, plainValues, type StoredConnectionValues } from "../providers/connection-values.js";

@@ -42,7 +42,7 @@ const APPROVAL_NOTES = {
 };
 
 /**
- * `name` is the model-safe name (`scm_create_issue`, see tools/model-safe-names.ts): model APIs
+ * `name` is the model-safe name (`scm_create_issue`, see catalogue/model-safe-names.ts): model APIs
  * refuse dots, and many MCP hosts hand MCP names to them unchanged.
  */
 export function describeTool(entry: CatalogueTool, effects: Set<PolicyEffect>, name: string): Tool {

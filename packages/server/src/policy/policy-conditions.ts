@@ -11,7 +11,7 @@
  */
 import { canonicalJson } from "../shared/canonical-json.js";
 import type { PolicyCondition } from "./policy-document.js";
-import { compilePolicyRegex, MAX_REGEX_VALUE_LENGTH, type PolicyRegex } from "./policy-regex.js";
+import { compilePolicyRegex, MAX_REGEX_VALUE_LENGTH, type PolicyRegex } from "../shared/policy-regex.js";
 
 export type Truth = "holds" | "fails" | "undecided";
 

@@ -5,7 +5,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { BrokerError } from "../errors.js";
 import { EndUserId, StringEnum, Uuid } from "../http/schemas.js";
-import { compilePolicyRegex, MAX_POLICY_PROGRAM_SIZE, MAX_REGEX_PROGRAM_SIZE, MAX_REGEX_VALUE_LENGTH } from "./policy-regex.js";
+import { compilePolicyRegex, MAX_POLICY_PROGRAM_SIZE, MAX_REGEX_PROGRAM_SIZE, MAX_REGEX_VALUE_LENGTH } from "../shared/policy-regex.js";
 import { globToRegExp } from "./tool-glob.js";
 
 export const POLICY_EFFECTS = ["allow", "deny", "require_approval"] as const;

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { BrokerError } from "../errors.js";
 import { validateRules, type PolicyRule } from "../policy/policy-document.js";
 import { compilePolicy, type PolicyRequest } from "../policy/policy-engine.js";
-import { MAX_POLICY_PROGRAM_SIZE, MAX_REGEX_PROGRAM_SIZE, MAX_REGEX_VALUE_LENGTH } from "../policy/policy-regex.js";
+import { MAX_POLICY_PROGRAM_SIZE, MAX_REGEX_PROGRAM_SIZE, MAX_REGEX_VALUE_LENGTH } from "../shared/policy-regex.js";
 
 const TOOLS = ["scm.create_issue", "scm.get_repository"];
 /** Patterns that took exponential time with backtracking and slipped past the old hand-written check. */

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
-import type { ProviderDeclaration } from "../catalogue/declaration-schema.js";
+import type { ProviderDeclaration } from "./declaration-schema.js";
 import { createDeclarationChecks } from "../catalogue/declaration-checks.js";
-import { providerFromDeclaration } from "../catalogue/declared-provider.js";
+import { providerFromDeclaration } from "./declared-provider.js";
 import { createUrlSafety } from "../shared/url-safety.js";
 import { createToolCompiler } from "../catalogue/tool-catalogue.js";
 import { BUILT_IN_PROVIDERS } from "./built-in.js";

@@ -4,8 +4,8 @@
  * vendor does that data cannot say. Vendor families (Google, Microsoft, Atlassian, …) each list
  * theirs in their folder's index.ts.
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../catalogue/declaration-schema.js";
 import { atlassianProviders } from "./atlassian/index.js";
+import type { BuiltInProvider } from "./built-in-provider.js";
 import { chatDeclaration, chatTools } from "./chat/chat-declaration.js";
 import { chatExamples } from "./chat/chat-more-tools.js";
 import { chatHooks } from "./chat/chat-hooks.js";
@@ -13,52 +13,11 @@ import { crmProviders } from "./crm/index.js";
 import { googleProviders } from "./google/index.js";
 import { microsoftProviders } from "./microsoft/index.js";
 import { productivityProviders } from "./productivity/index.js";
-import type { ProviderHooks } from "./provider-types.js";
 import { scmDeclaration, scmExamples, scmTools } from "./scm/scm-declaration.js";
 import { scmHooks } from "./scm/scm-hooks.js";
 import { trackerDeclaration, trackerTools } from "./tracker/tracker-declaration.js";
 import { trackerExamples } from "./tracker/tracker-more-tools.js";
 import { trackerHooks } from "./tracker/tracker-hooks.js";
-
-/**
- * The vendor's own published API description a provider's tools are checked against (extracted
- * into packages/server/vendor/openapi/<provider>.json by scripts/vendor-openapi.ts), or, where the
- * vendor publishes none, what the tools are checked against instead.
- */
-export type VendorDescription = VendorPackageDescription | { none: string };
-
-export type VendorPackageDescription = {
-  /** npm package and version the description was taken from, and the file inside it. */
-  package: string;
-  version: string;
-  file: string;
-  licence: string;
-  /** Put before a tool's path to get the description's path (Gmail: "/gmail/v1"). */
-  pathPrefix?: string;
-  /**
-   * Where the description is wrong and a tool follows the vendor's documented behaviour
-   * instead: the check's exact problem text for that tool, and why. The vendor-description
-   * test reports these instead of failing, and fails when one no longer occurs.
-   */
-  errata?: readonly { tool: string; problem: string; reason: string }[];
-};
-
-export type BuiltInProvider = {
-  declaration: ProviderDeclaration;
-  tools: readonly ToolDeclaration[];
-  hooks: ProviderHooks;
-  /** Arguments for every tool that its sandbox accepts: the suite and the demo call each tool with them. */
-  examples?: Readonly<Record<string, Record<string, unknown>>>;
-  vendorDescription?: VendorDescription;
-  /**
-   * The vendor family whose one OAuth app (BROKER_PROVIDER_<FAMILY>_CLIENT_ID and _SECRET) serves
-   * this provider unless its own client is set: `google`, `microsoft`, `atlassian`. Not part of
-   * the published declaration schema: a tenant gives each of its providers its own OAuth app.
-   */
-  oauthClientFamily?: string;
-  /** Other ids that name this provider, and `<alias>.<operation>` its tools (GitHub's vendor name for `scm`). */
-  aliases?: readonly string[];
-};
 
 /** Marks the providers of one vendor family (see `oauthClientFamily`). */
 function inFamily(family: string, providers: readonly BuiltInProvider[], member: (id: string) => boolean): BuiltInProvider[] {

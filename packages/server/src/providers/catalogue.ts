@@ -2,7 +2,7 @@
  * The provider catalogue with each provider's effective settings: the vendor's real URLs unless
  * `BROKER_PROVIDER_<NAME>_*` overrides them, and its OAuth client credentials.
  */
-import { providerFromDeclaration } from "../catalogue/declared-provider.js";
+import { providerFromDeclaration } from "./declared-provider.js";
 import type { Config, ProviderOverrides } from "../config.js";
 import { BrokerError } from "../errors.js";
 import { BUILT_IN_PROVIDERS } from "./built-in.js";

@@ -12,8 +12,8 @@
  * a stored value the current declaration no longer accepts sends nothing.
  */
 import { BrokerError } from "../errors.js";
-import { compilePolicyRegex, type PolicyRegex } from "../policy/policy-regex.js";
-import type { ConnectionValueDeclaration } from "../catalogue/declaration-schema.js";
+import { compilePolicyRegex, type PolicyRegex } from "../shared/policy-regex.js";
+import type { ConnectionValueDeclaration } from "./declaration-schema.js";
 import type { Static } from "@sinclair/typebox";
 
 export type ConnectionValueSpec = Static<typeof ConnectionValueDeclaration>;

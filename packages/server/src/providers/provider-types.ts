@@ -1,6 +1,6 @@
 /**
  * What the broker runs for a provider and its tools. Every provider, built-in or tenant-defined,
- * is built from a declaration (catalogue/declaration-schema.ts) by catalogue/declared-provider.ts;
+ * is built from a declaration (declaration-schema.ts) by declared-provider.ts;
  * a built-in one adds the few named hooks its vendor's quirks need, from its own folder.
  */
 import type { ConnectionValueSpecs } from "./connection-values.js";

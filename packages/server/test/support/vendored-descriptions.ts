@@ -1,7 +1,8 @@
 /** The built-in providers' vendored OpenAPI descriptions (vendor/openapi/<provider>.json), for the checks. */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import type { OpenApiDocument } from "../../scripts/vendor-openapi/schema-views.js";
-import { BUILT_IN_PROVIDERS, type BuiltInProvider, type VendorPackageDescription } from "../../src/providers/built-in.js";
+import { BUILT_IN_PROVIDERS } from "../../src/providers/built-in.js";
+import type { BuiltInProvider, VendorPackageDescription } from "../../src/providers/built-in-provider.js";
 
 export const VENDORED_DIR = new URL("../../vendor/openapi/", import.meta.url);
 

@@ -2,8 +2,8 @@
  * `asana`: Asana (OAuth 2 with PKCE and expiring access tokens; REST API 1.0, every payload
  * wrapped in `data`).
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
-import type { BuiltInProvider } from "../built-in.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import { bearer, type ProviderHooks } from "../provider-types.js";
 import { badgeIcon } from "./icons.js";
 

@@ -2,7 +2,7 @@
  * What Jira and Confluence share: Atlassian's OAuth 2.0 (3LO) and the cloud id of the site a
  * connection was granted, which goes into every API URL (https://api.atlassian.com/ex/<product>/<cloud id>).
  */
-import type { ProviderDeclaration } from "../../catalogue/declaration-schema.js";
+import type { ProviderDeclaration } from "../declaration-schema.js";
 
 type OAuth2 = Extract<ProviderDeclaration["auth"], { type: "oauth2" }>;
 

@@ -1,6 +1,6 @@
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
-import { providerFromDeclaration } from "../../catalogue/declared-provider.js";
+import { providerFromDeclaration } from "../declared-provider.js";
 import { adfToText, textToAdf } from "./atlassian-cloud.js";
 import { atlassianProviders } from "./index.js";
 import { trello } from "./trello.js";

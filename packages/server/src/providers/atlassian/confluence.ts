@@ -2,8 +2,8 @@
  * `confluence`: Confluence Cloud (Atlassian OAuth 2.0 3LO; REST API v2 for pages, spaces and
  * comments, v1 for CQL search, through api.atlassian.com with the site's cloud id).
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
-import type { BuiltInProvider } from "../built-in.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import type { ProviderHooks } from "../provider-types.js";
 import { ATLASSIAN_CLOUD_ID, atlassianOAuth } from "./atlassian-cloud.js";
 import { badgeIcon } from "./icons.js";

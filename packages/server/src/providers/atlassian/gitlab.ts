@@ -3,8 +3,8 @@
  * REST API v4). A project is named by its numeric id or its full path (`group/project`), which
  * travels percent-encoded as one path segment, as GitLab asks.
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
-import type { BuiltInProvider } from "../built-in.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import { bearer, type ProviderHooks } from "../provider-types.js";
 import { badgeIcon } from "./icons.js";
 

@@ -1,5 +1,5 @@
 /** The built-in providers of Atlassian (Jira, Confluence), Asana, Trello and GitLab. */
-import type { BuiltInProvider } from "../built-in.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import { asana } from "./asana.js";
 import { confluence } from "./confluence.js";
 import { gitlab } from "./gitlab.js";

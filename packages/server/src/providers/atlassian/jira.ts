@@ -3,8 +3,8 @@
  * site's cloud id). What data cannot say (rich text as ADF, optional nested fields, summaries of
  * Jira's free-form `fields`) is in jira-hooks.ts.
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
-import type { BuiltInProvider } from "../built-in.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import { ATLASSIAN_CLOUD_ID, atlassianOAuth } from "./atlassian-cloud.js";
 import { badgeIcon } from "./icons.js";
 import { jiraHooks } from "./jira-hooks.js";

@@ -5,9 +5,9 @@
  * call carries them as the `key` and `token` query parameters, as Trello's description says; the
  * broker scrubs both from anything it records.
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
 import { BrokerError } from "../../errors.js";
-import type { BuiltInProvider } from "../built-in.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import type { ProviderHooks } from "../provider-types.js";
 import { badgeIcon } from "./icons.js";
 

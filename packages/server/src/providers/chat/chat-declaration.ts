@@ -2,7 +2,7 @@
  * `chat`: Slack (OAuth v2 with optional token rotation, Web API), as data checked against the
  * published catalogue schema. What data cannot say is in chat-hooks.ts.
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
 import { chatMoreTools } from "./chat-more-tools.js";
 
 export const chatDeclaration: ProviderDeclaration = {

@@ -3,7 +3,7 @@
  * user, reacting to and editing messages. Write methods go form-encoded, as Slack's description
  * gives them.
  */
-import type { ToolDeclaration } from "../../catalogue/declaration-schema.js";
+import type { ToolDeclaration } from "../declaration-schema.js";
 
 const channelId = { type: "string", pattern: "^[CGD][A-Z0-9]{8,20}$", description: "Channel id (C…, G… or D…; chat.list_channels lists them)" };
 const ts = { type: "string", pattern: "^\\d{10}\\.\\d{6}$", description: "Message timestamp (ts), e.g. 1700000000.000100" };

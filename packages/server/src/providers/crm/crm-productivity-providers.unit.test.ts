@@ -1,7 +1,7 @@
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
-import { providerFromDeclaration } from "../../catalogue/declared-provider.js";
-import type { BuiltInProvider } from "../built-in.js";
+import { providerFromDeclaration } from "../declared-provider.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import { airtable } from "../productivity/airtable.js";
 import { dropbox } from "../productivity/dropbox.js";
 import { notion } from "../productivity/notion.js";

@@ -3,8 +3,8 @@
  * through a public app's OAuth or a private app's access token. Searches use HubSpot's CRM
  * search: filter groups (OR) of filters (AND) on property values.
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
-import type { BuiltInProvider } from "../built-in.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import { bearer, type ProviderHooks } from "../provider-types.js";
 import { anyObject, argumentsOf, choice, identifier, integer, monogramIcon, requiredText, scopesOf, text, textList, type JsonSchema } from "./schema-parts.js";
 

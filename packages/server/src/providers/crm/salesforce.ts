@@ -3,8 +3,8 @@
  * the instance (`instance_url`), which becomes the API base of that connection; it must be a
  * Salesforce host, so a token is never sent anywhere else.
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
-import type { BuiltInProvider } from "../built-in.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import type { ProviderHooks } from "../provider-types.js";
 import { anyObject, argumentsOf, fieldsOf, identifier, integer, jsonObjectText, monogramIcon, parseJsonObject, requiredText, text } from "./schema-parts.js";
 

@@ -3,7 +3,7 @@
  * Dropbox, Airtable) declare their tools with: model-safe argument schemas, response pointers,
  * the JSON-text arguments that carry a vendor's free-form records, and monogram icons.
  */
-import type { ToolDeclaration } from "../../catalogue/declaration-schema.js";
+import type { ToolDeclaration } from "../declaration-schema.js";
 import { BrokerError } from "../../errors.js";
 import type { UpstreamRequest } from "../upstream-client.js";
 

@@ -3,8 +3,8 @@
  * account connected through Connect OAuth. Stripe takes form-encoded bodies, searches with its
  * own query language, and pages lists with `starting_after`.
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
-import type { BuiltInProvider } from "../built-in.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import { bearer } from "../provider-types.js";
 import { anyObject, argumentsOf, boolean, choice, fieldsOf, identifier, integer, listIn, monogramIcon, requiredText, text } from "./schema-parts.js";
 

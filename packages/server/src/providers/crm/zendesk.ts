@@ -3,8 +3,8 @@
  * The person connecting types the subdomain (one DNS label, so it can only ever name a host
  * under zendesk.com) and the key `email/token:api_token`, sent as HTTP Basic.
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
-import type { BuiltInProvider } from "../built-in.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import { anyObject, argumentsOf, choice, identifier, integer, monogramIcon, requiredText, text, textList } from "./schema-parts.js";
 
 const declaration: ProviderDeclaration = {

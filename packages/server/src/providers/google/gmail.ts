@@ -3,8 +3,8 @@
  * language (`q`, as in the Gmail search box). What data cannot say (the RFC 2822 text of a message
  * to send, reading a fetched message back into plain fields) is in gmail-hooks.ts.
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
-import type { BuiltInProvider } from "../built-in.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import { gmailHooks } from "./gmail-hooks.js";
 import { googleDescription, googleIcon, googleOAuth, sameNames, scope } from "./google-auth.js";
 

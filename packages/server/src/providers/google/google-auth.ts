@@ -2,7 +2,7 @@
  * What every Google provider shares: Google's OAuth 2 web-server flow, its scopes, the identity
  * Google itself states in an ID token, and the small helpers the Google declarations repeat.
  */
-import type { ProviderDeclaration } from "../../catalogue/declaration-schema.js";
+import type { ProviderDeclaration } from "../declaration-schema.js";
 import type { AccountIdentity } from "../provider-types.js";
 
 /** Google names scopes as URLs under this prefix (except the OpenID Connect ones). */

@@ -3,8 +3,8 @@
  * (recurring events as their occurrences) in start order, which is what "what is on my calendar"
  * means; the free-text `q` searches summary, description, location and attendees.
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
-import type { BuiltInProvider } from "../built-in.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import type { ProviderHooks } from "../provider-types.js";
 import { googleDescription, googleIcon, googleOAuth, sameNames, scope } from "./google-auth.js";
 

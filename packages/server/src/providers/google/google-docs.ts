@@ -3,8 +3,8 @@
  * styles; the read tool gives its text instead (google-docs-text.ts). Edits are batchUpdate
  * requests; positions are UTF-16 indexes in the body, which starts at index 1.
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
-import type { BuiltInProvider } from "../built-in.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import type { ProviderHooks } from "../provider-types.js";
 import { googleDescription, googleIcon, googleOAuth, identityFromIdToken, OPENID_SCOPES, scope } from "./google-auth.js";
 import { documentText, type DocsDocument } from "./google-docs-text.js";

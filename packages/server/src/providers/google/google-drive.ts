@@ -3,8 +3,8 @@
  * only a file's id, name and type unless `fields` asks for more, so every read names its fields;
  * every call says it supports shared drives, or files there are invisible to it.
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
-import type { BuiltInProvider } from "../built-in.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import { googleDriveHooks } from "./google-drive-hooks.js";
 import { googleDescription, googleIcon, googleOAuth, scope } from "./google-auth.js";
 

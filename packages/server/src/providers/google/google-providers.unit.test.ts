@@ -1,6 +1,6 @@
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
-import { providerFromDeclaration } from "../../catalogue/declared-provider.js";
+import { providerFromDeclaration } from "../declared-provider.js";
 import { messageSummary, rawMessage } from "./gmail-mime.js";
 import { identityFromIdToken } from "./google-auth.js";
 import { documentText } from "./google-docs-text.js";

@@ -3,8 +3,8 @@
  * segment each; values are written as a person would type them (USER_ENTERED: "=SUM(A1:A3)" is a
  * formula, "3.5" a number, "2026-12-01" a date).
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
-import type { BuiltInProvider } from "../built-in.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import { googleDescription, googleIcon, googleOAuth, identityFromIdToken, OPENID_SCOPES, sameNames, scope } from "./google-auth.js";
 
 const READONLY = scope("spreadsheets.readonly");

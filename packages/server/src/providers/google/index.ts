@@ -1,5 +1,5 @@
 /** The built-in providers of Google (Gmail, Calendar, Drive, Sheets, Docs). */
-import type { BuiltInProvider } from "../built-in.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import { gmail } from "./gmail.js";
 import { googleCalendar } from "./google-calendar.js";
 import { googleDocs } from "./google-docs.js";

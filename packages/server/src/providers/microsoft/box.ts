@@ -3,8 +3,8 @@
  * refresh answers a new one, and using the old one again is invalid_grant. Box has no PKCE; its
  * root folder's id is "0". Results are kept small with Box's `fields` parameter.
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
-import type { BuiltInProvider } from "../built-in.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import type { ProviderHooks } from "../provider-types.js";
 import { scopesOf } from "./graph.js";
 import { BOX_ICON } from "./icons.js";

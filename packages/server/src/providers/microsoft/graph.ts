@@ -2,8 +2,8 @@
  * What the Microsoft Graph providers (Outlook, OneDrive, Teams) share: the identity platform's
  * OAuth endpoints, the identity call, Graph's description, and the shapes of its collections.
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
-import type { VendorDescription } from "../built-in.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
+import type { VendorDescription } from "../built-in-provider.js";
 import type { ProviderHooks } from "../provider-types.js";
 
 export const GRAPH_BASE_URL = "https://graph.microsoft.com/v1.0";

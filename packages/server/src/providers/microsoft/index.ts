@@ -1,5 +1,5 @@
 /** The built-in providers of Microsoft 365 (Outlook, OneDrive, Teams) through Microsoft Graph, and Zoom and Box. */
-import type { BuiltInProvider } from "../built-in.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import { box } from "./box.js";
 import { microsoftOnedrive } from "./onedrive.js";
 import { microsoftOutlook } from "./outlook.js";

@@ -3,8 +3,8 @@
  * Graph's description reaches items only under /drives/{drive-id}, so tools take the drive id
  * (get_drive gives the user's own) and `root` for a drive's top folder, which Graph takes as an item id.
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
-import type { BuiltInProvider } from "../built-in.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import type { ProviderHooks } from "../provider-types.js";
 import { GRAPH_BASE_URL, GRAPH_DESCRIPTION, GRAPH_IDENTITY, TENANT_NOTE, collectionOf, graphAuth, scopesOf, graphId, top } from "./graph.js";
 import { ONEDRIVE_ICON } from "./icons.js";

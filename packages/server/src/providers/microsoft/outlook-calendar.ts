@@ -3,7 +3,7 @@
  * getSchedule). Times are Graph's dateTimeTimeZone: a local date-time and a time zone name
  * (Windows or IANA), so arguments carry both.
  */
-import type { ToolDeclaration } from "../../catalogue/declaration-schema.js";
+import type { ToolDeclaration } from "../declaration-schema.js";
 import { addressList, collectionOf, graphId, skip, top } from "./graph.js";
 
 export const EVENT_FIELDS = {

@@ -5,7 +5,7 @@
  * body parameters are PascalCase (`Message`, `SaveToSentItems`, `Comment`), as the metadata and
  * Microsoft's SDKs send them.
  */
-import type { ToolDeclaration } from "../../catalogue/declaration-schema.js";
+import type { ToolDeclaration } from "../declaration-schema.js";
 import { addressList, collectionOf, graphId, skip, top } from "./graph.js";
 
 const MESSAGE_FIELDS = {

@@ -1,6 +1,6 @@
 /** `microsoft_outlook`: Outlook mail and calendar through Microsoft Graph v1.0. */
-import type { ProviderDeclaration } from "../../catalogue/declaration-schema.js";
-import type { BuiltInProvider } from "../built-in.js";
+import type { ProviderDeclaration } from "../declaration-schema.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import { GRAPH_BASE_URL, GRAPH_DESCRIPTION, GRAPH_IDENTITY, TENANT_NOTE, graphAuth, scopesOf } from "./graph.js";
 import { outlookCalendarTools } from "./outlook-calendar.js";
 import { outlookHooks } from "./outlook-hooks.js";

@@ -3,8 +3,8 @@
  * messages needs ChannelMessage.Read.All, which a tenant administrator must consent to.
  * Graph lists at most 50 messages per page and takes no $skip on messages.
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
-import type { BuiltInProvider } from "../built-in.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import type { ProviderHooks } from "../provider-types.js";
 import type { UpstreamRequest } from "../upstream-client.js";
 import { GRAPH_BASE_URL, GRAPH_DESCRIPTION, GRAPH_IDENTITY, TENANT_NOTE, collectionOf, graphAuth, scopesOf, graphId, top } from "./graph.js";

@@ -4,8 +4,8 @@
  * refresh answers a new one and the old stops working. Results leave out what acts as a credential:
  * a meeting's start_url (starts it as the host), the user's host_key, a recording's download token.
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
-import type { BuiltInProvider } from "../built-in.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import type { ProviderHooks } from "../provider-types.js";
 import type { UpstreamRequest } from "../upstream-client.js";
 import { scopesOf } from "./graph.js";

@@ -3,8 +3,8 @@
  * (PKCE required, HTTP Basic client authentication, refresh tokens that are good for one use).
  * Records' fields are free-form, so tools take them as JSON text.
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
-import type { BuiltInProvider } from "../built-in.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import { anyObject, argumentsOf, boolean, choice, identifier, integer, jsonObjectText, listIn, monogramIcon, parseJsonObjectAt, requiredText, scopesOf, text } from "../crm/schema-parts.js";
 import { bearer, type ProviderHooks } from "../provider-types.js";
 

@@ -3,8 +3,8 @@
  * https://api.dropboxapi.com/2/<namespace>/<route>; a route without arguments takes the JSON
  * `null`. Offline access (`token_access_type=offline`) is what gives a refresh token.
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
-import type { BuiltInProvider } from "../built-in.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import { anyObject, argumentsOf, boolean, choice, integer, monogramIcon, requiredText, scopesOf, text } from "../crm/schema-parts.js";
 import type { ProviderHooks } from "../provider-types.js";
 

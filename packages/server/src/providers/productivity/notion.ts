@@ -4,9 +4,9 @@
  * tokens that do not expire; or an internal integration's secret. An integration sees only the
  * pages a person shared with it.
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
 import { BrokerError } from "../../errors.js";
-import type { BuiltInProvider } from "../built-in.js";
+import type { BuiltInProvider } from "../built-in-provider.js";
 import { anyObject, argumentsOf, choice, identifier, integer, jsonObjectText, listIn, monogramIcon, parseJsonObject, requiredText, text, textList } from "../crm/schema-parts.js";
 import { bearer, type ProviderHooks } from "../provider-types.js";
 

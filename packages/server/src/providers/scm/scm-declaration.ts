@@ -2,7 +2,7 @@
  * `scm`: GitHub (OAuth app / GitHub App user tokens, REST API v3), as data checked against the
  * published catalogue schema. What data cannot say is in scm-hooks.ts.
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
 import { scmMoreExamples, scmMoreTools } from "./scm-more-tools.js";
 
 const GITHUB_API_VERSION = "2022-11-28";

@@ -3,7 +3,7 @@
  * GitHub's query syntax, issue updates and file contents. Shapes the hooks rely on are checked
  * by each tool's response schema; summaries are built in scm-hooks.ts.
  */
-import type { ToolDeclaration } from "../../catalogue/declaration-schema.js";
+import type { ToolDeclaration } from "../declaration-schema.js";
 
 const NAME = "^(?!\\.{1,2}$)[A-Za-z0-9_.-]{1,100}$";
 const ownerRepo = {

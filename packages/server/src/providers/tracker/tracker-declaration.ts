@@ -2,7 +2,7 @@
  * `tracker`: Linear (OAuth 2 with PKCE, or a personal API key; GraphQL API), as data checked
  * against the published catalogue schema. What data cannot say is in tracker-hooks.ts.
  */
-import type { ProviderDeclaration, ToolDeclaration } from "../../catalogue/declaration-schema.js";
+import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
 import { trackerMoreTools } from "./tracker-more-tools.js";
 
 export const trackerDeclaration: ProviderDeclaration = {

@@ -2,7 +2,7 @@
  * Linear tools beyond listing and creating issues: reading one, updating it, commenting, and
  * listing teams. Each is one GraphQL document over Linear's schema (as @linear/sdk publishes it).
  */
-import type { ToolDeclaration } from "../../catalogue/declaration-schema.js";
+import type { ToolDeclaration } from "../declaration-schema.js";
 
 const objectOrNull = { type: ["object", "null"] };
 const graphQlData = (fields: Record<string, unknown>) => ({ type: "object", properties: { data: { type: ["object", "null"], properties: fields } } });

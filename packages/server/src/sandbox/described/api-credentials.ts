@@ -2,7 +2,7 @@
  * Reads the credential a call presents, wherever the provider's declaration puts it (Bearer,
  * Basic, an API key header or query parameter), and tells whether the sandbox issued it.
  */
-import type { ProviderDeclaration } from "../../catalogue/declaration-schema.js";
+import type { ProviderDeclaration } from "../../providers/declaration-schema.js";
 import { header, type FakeRequest } from "../http.js";
 import type { AccessFailure, OAuthState } from "../oauth-state.js";
 

@@ -4,7 +4,7 @@
  * what was wrong with it, so a test can assert that the sandbox saw no invalid request.
  */
 import type { ServerResponse } from "node:http";
-import type { ProviderDeclaration } from "../../catalogue/declaration-schema.js";
+import type { ProviderDeclaration } from "../../providers/declaration-schema.js";
 import { header, sendEmpty, sendJson, sendText, type FakeRequest } from "../http.js";
 import type { ProviderCore } from "../provider-core.js";
 import { checkCredential, CREDENTIAL_MESSAGES } from "./api-credentials.js";

@@ -3,7 +3,7 @@
  * its OpenAPI description (vendored, authored from the vendor's reference, or derived from the
  * tools when neither exists), on its own 127.0.0.1 port.
  */
-import type { BuiltInProvider } from "../../providers/built-in.js";
+import type { BuiltInProvider } from "../../providers/built-in-provider.js";
 import { sendText, startServer, type RunningServer } from "../http.js";
 import { randomAlphanumeric, randomToken } from "../oauth-state.js";
 import { createProviderCore } from "../provider-core.js";

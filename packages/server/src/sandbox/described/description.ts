@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { ToolDeclaration } from "../../catalogue/declaration-schema.js";
+import type { ToolDeclaration } from "../../providers/declaration-schema.js";
 
 // Plain JSON as the description holds it.
 export type JsonObject = { [key: string]: any };

@@ -1,5 +1,5 @@
 /** A small vendor description and declaration for testing the described sandbox itself. */
-import type { BuiltInProvider } from "../../../src/providers/built-in.js";
+import type { BuiltInProvider } from "../../../src/providers/built-in-provider.js";
 
 export const ACME_DESCRIPTION = {
   openapi: "3.0.3",

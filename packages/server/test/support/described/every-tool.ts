@@ -3,7 +3,7 @@
  * connection (OAuth through the sandbox) or secret item (an API key the sandbox issued) per provider.
  */
 import { randomUUID } from "node:crypto";
-import type { BuiltInProvider } from "../../../src/providers/built-in.js";
+import type { BuiltInProvider } from "../../../src/providers/built-in-provider.js";
 import type { FakeProvider, FakeUpstreams } from "../fake-upstreams/index.js";
 import { connectAccount } from "../connect.js";
 import { asOperator, call } from "../http.js";

@@ -6,8 +6,8 @@
  */
 import { BrokerError } from "../errors.js";
 import { memoizeByKey } from "../shared/memo.js";
-import type { ToolDefinition, ToolHooks } from "../providers/provider-types.js";
-import type { UpstreamRequest, UpstreamResponse } from "../providers/upstream-client.js";
+import type { ToolDefinition, ToolHooks } from "./provider-types.js";
+import type { UpstreamRequest, UpstreamResponse } from "./upstream-client.js";
 import type { ToolDeclaration } from "./declaration-schema.js";
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_-]{0,99})\}/g;

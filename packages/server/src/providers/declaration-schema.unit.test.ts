@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { CATALOGUE_SCHEMA } from "./declaration-schema.js";
 import { BrokerError } from "../errors.js";
 import { buildDeclaredRequest, mapDeclaredResponse, MAX_FILLED_ARGUMENT_BYTES, MAX_MAPPING_STEPS, resolvePointer } from "./declared-tool.js";
-import { mergePatch } from "./merge-patch.js";
+import { mergePatch } from "../catalogue/merge-patch.js";
 
 const PUBLISHED = new URL("../../docs/catalogue.schema.json", import.meta.url);
 

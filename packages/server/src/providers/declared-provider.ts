@@ -5,8 +5,8 @@
  * (see providers/<id>/). A tenant-defined provider has no hooks and no broker-wide OAuth client:
  * its OAuth connects use the tenant's own app (PUT /v1/providers/{id}/oauth-client).
  */
-import type { AccountIdentity, ApiCaller, OAuthSettings, PresentedCredential, ProviderDefinition, ProviderHooks, ToolDefinition } from "../providers/provider-types.js";
-import { bearer } from "../providers/provider-types.js";
+import type { AccountIdentity, ApiCaller, OAuthSettings, PresentedCredential, ProviderDefinition, ProviderHooks, ToolDefinition } from "./provider-types.js";
+import { bearer } from "./provider-types.js";
 import type { ProviderDeclaration, ToolDeclaration } from "./declaration-schema.js";
 import { resolvePointer, toolFromDeclaration } from "./declared-tool.js";
 

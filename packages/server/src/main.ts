@@ -76,7 +76,7 @@ async function shutDownGracefully(app: App, services: Services, runtime: Runtime
     await settlesWithin(closing, SHUTDOWN_CLEANUP_MS / 5);
   }
   await services.idempotency.close();
-  await services.recorder.close();
+  await services.lifecycle.close();
   await services.audit.close();
   await runtime.store.close();
   app.log.info({ signal, duration_ms: Date.now() - started }, "graceful shutdown complete");

@@ -94,7 +94,7 @@ describeEachDatabase("approvals queue", (kind) => {
       expect(row.arguments_sealed).toBeTruthy();
       expect(row.arguments_sealed).not.toContain("spoon-knife");
       expect(row.arguments_sealed).not.toContain(tenant.owner);
-      expect(await world.broker.services.recorder.openArguments({ tenantId: row.tenant_id, id: row.id, argumentsSealed: row.arguments_sealed })).toEqual({ owner: tenant.owner, repo: "spoon-knife" });
+      expect(await world.broker.services.seals.openArguments({ tenantId: row.tenant_id, id: row.id, argumentsSealed: row.arguments_sealed })).toEqual({ owner: tenant.owner, repo: "spoon-knife" });
     });
 
     it("emits approval.requested through the events table", async () => {

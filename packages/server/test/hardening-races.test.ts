@@ -159,7 +159,7 @@ describeEachDatabase("races: approval decide vs expiry vs continue", (kind) => {
     expect((await decide(broker, tenant, pending.approval_id, "approve")).status).toBe(200);
     // What a continue that checked the approval just before its expiry does next.
     clock.advance(APPROVAL_TTL_SECONDS * 1000);
-    expect(await broker.services.approvals.consumeIn(broker.services.store.db, pending.approval_id)).toBe(false);
+    expect(await broker.services.approvals.consume(pending.approval_id, broker.services.store.db)).toBe(false);
     expect(await broker.services.approvals.whyNotConsumed(pending.approval_id)).toMatchObject({ code: "approval_expired" });
     const approval = await broker.services.approvals.get(tenant.tenantId, pending.approval_id);
     expect({ status: approval.status, consumed_at: approval.consumedAt }).toEqual({ status: "approved", consumed_at: null });

@@ -6,9 +6,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { manualClock } from "../src/clock.js";
-import { transitions } from "../src/invocations/invocation-states.js";
 import { createInvocationQueries } from "../src/invocations/invocation-queries.js";
-import { callFromInvocation } from "../src/invocations/invocation-recorder.js";
+import { callOf } from "../src/invocations/invocation-lifecycle.js";
 import { createTenant } from "./support/broker.js";
 import { describeEachDatabase } from "./support/databases.js";
 import { expectError } from "./support/expect.js";
@@ -71,8 +70,8 @@ describeEachDatabase("GET /v1/usage", (kind) => {
     expect(invocation.meteredPeriod).toBe("2026-01");
     // A finished call never moves on; were a step of it recorded anyway, it would not count again.
     const { tenantId, env, agentAppId, endUserId } = invocation;
-    const call = callFromInvocation(invocation, { kind: "agent_app", tenantId, env, agentAppId, endUserId });
-    await world.broker.services.recorder.record(transitions.finished(call, { kind: "succeeded", result: {}, upstreamStatus: 200, latencyMs: 1 }));
+    const call = callOf(invocation, { kind: "agent_app", tenantId, env, agentAppId, endUserId });
+    await world.broker.services.lifecycle.finish(call, { kind: "succeeded", result: {}, upstreamStatus: 200, latencyMs: 1 });
     expect((await usage()).total).toBe(before + 1);
     const events = await world.broker.services.store.db.selectFrom("usage_events").select("id").where("invocation_id", "=", invocationId).execute();
     expect(events).toEqual([]);

@@ -9,7 +9,6 @@ import { BrokerError, notFound } from "../errors.js";
 import type { EventOutbox } from "../events/event-outbox.js";
 import type { TestOrLive } from "../ids.js";
 import type { Executor, Store, Tx } from "../store/database.js";
-import { retryingTransaction } from "../store/retrying-transaction.js";
 import type { ApprovalQueries } from "./approval-queries.js";
 import type { Approval, PendingCursor } from "./approval.js";
 import { assertUsable, mismatchOf, visibleStatus, type ExactCall } from "./approval-rules.js";
@@ -30,7 +29,7 @@ export type PendingCall = {
   endUserId: string | null;
 };
 
-type ApprovalDeps = { store: Pick<Store, "db">; queries: ApprovalQueries; audit: Pick<AuditLog, "appendIn">; events: Pick<EventOutbox, "emitIn">; clock: Clock; ttlSeconds: number };
+type ApprovalDeps = { store: Pick<Store, "transaction">; queries: ApprovalQueries; audit: Pick<AuditLog, "appendIn">; events: Pick<EventOutbox, "emitIn">; clock: Clock; ttlSeconds: number };
 
 export function present(approval: Approval, now: Date) {
   const { decidedAt } = approval;
@@ -66,10 +65,10 @@ function undecidable(approval: Approval): BrokerError {
 
 export function createApprovalService({ store, queries, audit, events, clock, ttlSeconds }: ApprovalDeps) {
   return {
-    /** Inside the caller's transaction, alongside the invocation that waits for it. */
-    async createIn(trx: Tx, call: PendingCall): Promise<Approval> {
+    /** The approval a call asks for, as it will be stored (the invocation lifecycle writes it with the waiting call). */
+    draft(call: PendingCall): Approval {
       const now = clock.now();
-      const approval: Approval = {
+      return {
         id: call.approvalId,
         tenantId: call.tenantId,
         env: call.env,
@@ -91,9 +90,13 @@ export function createApprovalService({ store, queries, audit, events, clock, tt
         expiresAt: new Date(now.getTime() + ttlSeconds * 1000).toISOString(),
         endUserId: call.endUserId,
       };
+    },
+
+    /** Stores a drafted approval and announces it, in the transaction of the invocation that waits for it. */
+    async insert(approval: Approval, trx: Tx): Promise<void> {
       await queries.insert(approval, trx);
       await events.emitIn(trx, {
-        tenantId: call.tenantId,
+        tenantId: approval.tenantId,
         type: "approval.requested",
         data: {
           approval_id: approval.id,
@@ -105,7 +108,6 @@ export function createApprovalService({ store, queries, audit, events, clock, tt
           expires_at: approval.expiresAt,
         },
       });
-      return approval;
     },
 
     async listPending(tenantId: string, page: { limit: number; after?: PendingCursor }) {
@@ -127,7 +129,7 @@ export function createApprovalService({ store, queries, audit, events, clock, tt
     async decide(tenantId: string, id: string, input: { decision: "approve" | "deny"; reason?: string | undefined }, actor: AuditActor) {
       const at = clock.now().toISOString();
       const status = input.decision === "approve" ? "approved" : "denied";
-      return retryingTransaction(store.db, async (trx) => {
+      return store.transaction(async (trx) => {
         // Decide first, then explain a refusal from the approval as stored: a check before the write
         // could be stale by the time it runs (another operator's decision, the expiry passing).
         const decided = await queries.decide(tenantId, id, { status, decidedBy: actor.id, decidedAt: at, reason: input.reason ?? null }, trx);
@@ -154,10 +156,10 @@ export function createApprovalService({ store, queries, audit, events, clock, tt
     },
 
     /**
-     * Inside the transaction that starts the approved call (tools/invocation-start.ts): turns an
-     * approved, unexpired approval into a used one; false if it was used first or expired.
+     * Inside the transaction that starts the approved call (invocations/invocation-lifecycle.ts):
+     * turns an approved, unexpired approval into a used one; false if it was used first or expired.
      */
-    consumeIn: (trx: Executor, id: string) => queries.consume(id, clock.now().toISOString(), trx),
+    consume: (id: string, trx: Executor) => queries.consume(id, clock.now().toISOString(), trx),
 
     /**
      * Why an approval that looked usable could not be consumed: it expired in between (still

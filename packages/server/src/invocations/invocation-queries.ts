@@ -107,7 +107,7 @@ export function createInvocationQueries(store: Pick<Store, "db" | "kind">) {
 
     /**
      * The approved call starts: it is `sending` from now on, in the transaction that consumes its
-     * approval (tools/invocation-start.ts). False when it no longer waits (denied meanwhile).
+     * approval (invocations/invocation-lifecycle.ts, `start`). False when it no longer waits (denied meanwhile).
      */
     startSending: async (id: string, approvalId: string, executor: Executor = db) => {
       const result = await executor
@@ -134,13 +134,16 @@ export function createInvocationQueries(store: Pick<Store, "db" | "kind">) {
       return Number(result.numUpdatedRows) === 1;
     },
 
-    markDenied: (id: string, at: string, executor: Executor = db) =>
-      executor
+    /** A waiting call refused when continued; false when it no longer waits. */
+    markDenied: async (id: string, values: Pick<Invocation, "errorCode" | "completedAt">, executor: Executor = db) => {
+      const result = await executor
         .updateTable("invocations")
-        .set({ status: "denied", error_code: "policy_denied", completed_at: at })
+        .set({ status: "denied", error_code: values.errorCode, completed_at: values.completedAt })
         .where("id", "=", id)
         .where("status", "=", "awaiting_approval")
-        .execute(),
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
 
     /** Which of these invocations are metered on their own row (and so must never get a usage event). */
     async meteredOnRow(ids: readonly string[], executor: Executor = db): Promise<Set<string>> {

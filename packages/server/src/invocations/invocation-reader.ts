@@ -6,7 +6,7 @@
 import type { Static } from "@sinclair/typebox";
 import { notFound } from "../errors.js";
 import { canSee, type Caller } from "./caller.js";
-import type { InvocationRecorder } from "./invocation-recorder.js";
+import type { InvocationSeals } from "./invocation-seals.js";
 import type { Invocation } from "./invocation.js";
 import type { Invocation as InvocationSchema } from "../tools/tool-schemas.js";
 
@@ -15,23 +15,23 @@ export type InvocationView = Static<typeof InvocationSchema>;
 type InvocationReaderDeps = {
   /** The tenant's invocation by id (the invocation queries, bound to the store by the wiring). */
   find: (tenantId: string, id: string) => Promise<Invocation | undefined>;
-  recorder: Pick<InvocationRecorder, "openOutcome" | "openArguments">;
+  seals: Pick<InvocationSeals, "openOutcome" | "openArguments">;
 };
 
-export function createInvocationReader({ find, recorder }: InvocationReaderDeps) {
+export function createInvocationReader({ find, seals }: InvocationReaderDeps) {
   return {
     /** The exact arguments a waiting call was sealed with (for an admin deciding its approval). */
     async sealedArgumentsOf(tenantId: string, invocationId: string): Promise<Record<string, unknown>> {
       const invocation = await find(tenantId, invocationId);
       if (!invocation?.argumentsSealed) throw notFound("invocation arguments");
-      return recorder.openArguments(invocation);
+      return seals.openArguments(invocation);
     },
 
     /** The invocation with its scrubbed outcome, if the caller may see it. */
     async read(caller: Caller, id: string): Promise<InvocationView> {
       const invocation = await find(caller.tenantId, id);
       if (!invocation || !canSee(caller, invocation)) throw notFound("invocation");
-      const outcome = await recorder.openOutcome(invocation);
+      const outcome = await seals.openOutcome(invocation);
       return {
         invocation_id: invocation.id,
         status: invocation.status,

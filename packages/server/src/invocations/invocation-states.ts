@@ -3,8 +3,9 @@
  * denied), parked (awaiting approval), or sent (sending) and finished (succeeded, failed); a call
  * whose sending was announced but whose process died before it finished is `unknown`.
  *
- * Execute, continue (and any other door into the pipeline) describe a call, run it, and hand each
- * step to `transitions` to get the record the recorder writes. Nothing here knows HTTP.
+ * Execute, continue and MCP describe a call and hand each step to the lifecycle
+ * (invocation-lifecycle.ts), which turns it into a record with `transitions` and writes it.
+ * Nothing here knows HTTP or the database.
  */
 import { BrokerError } from "../errors.js";
 import type { ActingCaller } from "./caller.js";
@@ -53,7 +54,7 @@ export type StoredOutcome =
   | { kind: "result"; status: 200; invocation_id: string; result: unknown }
   | { kind: "error"; status: number; code: string; message: string; details?: Record<string, unknown> };
 
-/** What the recorder writes for one step. */
+/** What the lifecycle writes for one step. */
 export type InvocationRecord = {
   call: CallDescription;
   status: InvocationStatus;

@@ -7,37 +7,37 @@ import type { ApprovalService } from "../approvals/approval-service.js";
 import type { Clock } from "../clock.js";
 import { BrokerError, notFound } from "../errors.js";
 import type { PolicyService } from "../policy/policy-service.js";
-import { actingFor, canSee, type Caller } from "../invocations/caller.js";
+import { actingFor, canSee, type ActingCaller, type Caller } from "../invocations/caller.js";
 import type { CredentialResolution } from "./credential-resolution.js";
 import { IN_PROGRESS_STALE_MS } from "../invocations/idempotency.js";
-import { settle, storedOutcomeOf, transitions, type CallOutcome } from "../invocations/invocation-states.js";
-import type { Invocation } from "../invocations/invocation.js";
-import { callFromInvocation, type InvocationRecorder } from "../invocations/invocation-recorder.js";
-import type { InvocationReplay } from "../invocations/invocation-replay.js";
+import { callOf, type InvocationLifecycle, type StartingCall } from "../invocations/invocation-lifecycle.js";
 import type { InvocationQueries } from "../invocations/invocation-queries.js";
-import type { InvocationStart, StartingCall } from "../invocations/invocation-start.js";
+import type { InvocationReplay } from "../invocations/invocation-replay.js";
+import type { InvocationSeals } from "../invocations/invocation-seals.js";
+import { settle, storedOutcomeOf, type CallOutcome } from "../invocations/invocation-states.js";
+import type { Invocation } from "../invocations/invocation.js";
 import type { Perform } from "./perform.js";
 import type { ExecuteResult } from "./execute-service.js";
 import type { ScopedTools } from "../catalogue/tool-catalogue.js";
 
 type ContinueDeps = {
   clock: Clock;
-  invocationQueries: InvocationQueries;
+  invocationQueries: Pick<InvocationQueries, "find">;
   policies: Pick<PolicyService, "current">;
   approvals: Pick<ApprovalService, "findForInvocation" | "whyNotConsumed" | "assertUsable">;
-  recorder: InvocationRecorder;
+  lifecycle: Pick<InvocationLifecycle, "start" | "finish" | "denyWaiting" | "markUnknown">;
+  seals: Pick<InvocationSeals, "openArguments">;
   catalogue: ScopedTools;
   credentialResolution: CredentialResolution;
-  start: InvocationStart;
   perform: Perform;
   replay: InvocationReplay;
 };
 
 export function createContinueService(deps: ContinueDeps) {
-  const { invocationQueries, recorder } = deps;
+  const { invocationQueries, lifecycle } = deps;
 
   async function runStarted(invocation: Invocation, call: StartingCall): Promise<ExecuteResult> {
-    const args = await recorder.openArguments(invocation);
+    const args = await deps.seals.openArguments(invocation);
     let outcome: CallOutcome;
     try {
       const entry = (await deps.catalogue.view(invocation)).tools.resolve(invocation.toolName);
@@ -47,20 +47,31 @@ export function createContinueService(deps: ContinueDeps) {
       if (!(error instanceof BrokerError)) throw error;
       // The handle went bad while the call waited (e.g. the account was revoked): that is its outcome.
       outcome = { kind: "failed", error, upstreamStatus: null, latencyMs: null, requestMayHaveLeft: false };
-      await recorder.record(transitions.finished(call, outcome));
+      await lifecycle.finish(call, outcome);
     }
     return { ...settle(storedOutcomeOf(call, outcome), { replayed: false }), replayed: false };
   }
 
   /** Policy applies to every execution: a deny rule added after the approval still wins. */
-  async function assertPolicyStillAllows(invocation: Invocation) {
+  async function assertPolicyStillAllows(invocation: Invocation, caller: ActingCaller) {
     const entry = (await deps.catalogue.view(invocation)).tools.resolve(invocation.toolName);
     const policy = await deps.policies.current(invocation.tenantId, invocation.env);
-    const args = await recorder.openArguments(invocation);
+    const args = await deps.seals.openArguments(invocation);
     const decision = policy.evaluate({ toolName: invocation.toolName, risk: entry.tool.risk, agentAppId: invocation.agentAppId, endUserId: invocation.endUserId, arguments: args });
     if (decision.effect !== "deny") return;
-    await invocationQueries.markDenied(invocation.id, deps.clock.now().toISOString());
-    throw new BrokerError("policy_denied", `policy rule "${decision.rule_id}" denies this call`, { rule_id: decision.rule_id, invocation_id: invocation.id });
+    const error = new BrokerError("policy_denied", `policy rule "${decision.rule_id}" denies this call`, { rule_id: decision.rule_id, invocation_id: invocation.id });
+    await lifecycle.denyWaiting(invocation, caller, error);
+    throw error;
+  }
+
+  /** The approval must be usable now; one a person denied denies the call with it. */
+  async function assertApproved(invocation: Invocation, caller: ActingCaller, approval: Approval) {
+    try {
+      deps.approvals.assertUsable(approval);
+    } catch (error) {
+      if (approval.status === "denied" && error instanceof BrokerError) await lifecycle.denyWaiting(invocation, caller, error);
+      throw error;
+    }
   }
 
   /**
@@ -71,7 +82,7 @@ export function createContinueService(deps: ContinueDeps) {
   async function replayStarted(invocation: Invocation, approval: Approval): Promise<ExecuteResult> {
     const takeoverAt = new Date(deps.clock.now().getTime() - IN_PROGRESS_STALE_MS).toISOString();
     if (!invocation.outcomeSealed && approval.consumedAt !== null && approval.consumedAt <= takeoverAt) {
-      await recorder.markUnknown(invocation, invocation.idempotencyKey);
+      await lifecycle.markUnknown(invocation, invocation.idempotencyKey);
     }
     return deps.replay.replay(invocation.tenantId, invocation.id);
   }
@@ -89,12 +100,12 @@ export function createContinueService(deps: ContinueDeps) {
         throw new BrokerError("conflict", `invocation is ${status}; only calls awaiting approval can be continued`, { invocation_id: id, status });
       }
       if (approval.status === "consumed") return replayStarted(invocation, approval);
-      if (approval.status === "denied") await invocationQueries.markDenied(id, deps.clock.now().toISOString());
-      deps.approvals.assertUsable(approval);
-      await assertPolicyStillAllows(invocation);
-      const call = { ...callFromInvocation(invocation, actingFor(caller, invocation), approval.id), approvalId: approval.id };
+      const acting = actingFor(caller, invocation);
+      await assertApproved(invocation, acting, approval);
+      await assertPolicyStillAllows(invocation, acting);
+      const call = { ...callOf(invocation, acting, approval.id), approvalId: approval.id };
       // Concurrent continues: one consumes the approval and runs the call; the others replay or wait.
-      if (await deps.start(call)) return runStarted(invocation, call);
+      if (await lifecycle.start(call)) return runStarted(invocation, call);
       const refusal = await deps.approvals.whyNotConsumed(approval.id);
       if (refusal) throw refusal;
       return deps.replay.replay(tenantId, id);

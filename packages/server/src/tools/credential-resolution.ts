@@ -8,7 +8,6 @@
 import type { ConnectionCache } from "../connections/connection-cache.js";
 import type { Connection } from "../connections/connection.js";
 import type { CredentialRefresher } from "../connections/credential-refresher.js";
-import type { TokenSet } from "../providers/provider-types.js";
 import { plainValues, type ConnectionValues } from "../providers/connection-values.js";
 import { BrokerError, notFound } from "../errors.js";
 import type { TestOrLive } from "../ids.js";
@@ -16,8 +15,9 @@ import type { SecretItemService } from "../secrets/secret-item-service.js";
 import type { CatalogueTool } from "../catalogue/tool-catalogue.js";
 
 /**
- * What a call may do with the credential it resolved to: its id, and functions that open it when
- * the request is sent. No sealed value or row travels further than this module.
+ * The credential a call resolved to. A connection's tokens are opened (and refreshed) by the
+ * upstream call through the credential refresher; an API key by its `open`, which only reads.
+ * No sealed value travels further than the module that owns it.
  */
 export type CredentialHandle =
   | {
@@ -25,10 +25,7 @@ export type CredentialHandle =
       /** The connection's values for the provider's API base URL (providers/connection-values.ts). */
       connectionValues: ConnectionValues;
       connectionId: string;
-      tokens: () => Promise<TokenSet>;
-      renewAfter401: (staleAccessToken: string) => Promise<TokenSet>;
-      /** Throws connection_unusable if the connection was revoked or expired since it was resolved. */
-      assertStillActive: () => Promise<void>;
+      connection: Connection;
     }
   | { kind: "api_key"; secretItemId: string; connectionValues: ConnectionValues; open: () => Promise<string> };
 
@@ -39,7 +36,7 @@ export type HandleOwner = { tenantId: string; env: TestOrLive; endUserId: string
 
 type ResolutionDeps = {
   connections: Pick<ConnectionCache, "find" | "listUsable">;
-  refresher: Pick<CredentialRefresher, "getFreshCredentials" | "forceRefresh" | "assertActive" | "assertOrigins">;
+  refresher: Pick<CredentialRefresher, "assertOrigins">;
   secretItems: Pick<SecretItemService, "resolve" | "listUsable" | "assertOrigins">;
 };
 
@@ -55,9 +52,7 @@ export function createCredentialResolution({ connections, refresher, secretItems
     kind: "oauth2",
     connectionId: connection.id,
     connectionValues: plainValues(connection.connectionValues),
-    tokens: () => refresher.getFreshCredentials(connection),
-    renewAfter401: (staleAccessToken) => refresher.forceRefresh(connection, staleAccessToken),
-    assertStillActive: () => refresher.assertActive(connection),
+    connection,
   });
 
   function checkScope(entry: CatalogueTool, env: TestOrLive, handle: { provider: string; env: string }, what: string) {

@@ -2,24 +2,21 @@
  * POST /v1/tools/execute as a caller of the invocation lifecycle: idempotency → tool → arguments →
  * credential handle → policy → approval → perform, with every refusal recorded.
  */
-import { randomUUID } from "node:crypto";
 import type { Static } from "@sinclair/typebox";
 import type { AgentAppService } from "../agent-apps/agent-app-service.js";
 import type { ApprovalService } from "../approvals/approval-service.js";
 import { BrokerError } from "../errors.js";
-import type { EventOutbox } from "../events/event-outbox.js";
 import { uuidv7 } from "../ids.js";
 import type { PolicyService } from "../policy/policy-service.js";
 import { fingerprint } from "../shared/canonical-json.js";
 import type { ActingCaller, Caller } from "../invocations/caller.js";
 import type { CredentialHandle, CredentialResolution } from "./credential-resolution.js";
 import type { Idempotency } from "../invocations/idempotency.js";
-import { settle, storedOutcomeOf, transitions, type CallDescription, type Channel } from "../invocations/invocation-states.js";
-import type { InvocationRecorder } from "../invocations/invocation-recorder.js";
-import type { InvocationStart } from "../invocations/invocation-start.js";
-import type { Perform } from "./perform.js";
+import type { InvocationLifecycle } from "../invocations/invocation-lifecycle.js";
 import type { InvocationReplay } from "../invocations/invocation-replay.js";
-import type { Tx } from "../store/database.js";
+import { settle, storedOutcomeOf, type CallDescription, type Channel } from "../invocations/invocation-states.js";
+import type { RaisedEvent } from "../invocations/invocation-writes.js";
+import type { Perform } from "./perform.js";
 import { redactArguments } from "./scrub.js";
 import type { CatalogueTool, ScopedTools, ToolCatalogue } from "../catalogue/tool-catalogue.js";
 import type { ExecuteBody } from "./tool-schemas.js";
@@ -37,23 +34,22 @@ export type ExecuteDeps = {
   catalogue: ScopedTools;
   credentialResolution: CredentialResolution;
   policies: Pick<PolicyService, "current">;
-  approvals: Pick<ApprovalService, "createIn" | "usableForCall" | "whyNotConsumed" | "findLiveForCall">;
+  approvals: Pick<ApprovalService, "usableForCall" | "whyNotConsumed" | "findLiveForCall">;
   agentApps: Pick<AgentAppService, "get">;
-  start: InvocationStart;
+  lifecycle: Pick<InvocationLifecycle, "reject" | "deny" | "park" | "start">;
   perform: Perform;
-  idempotency: Idempotency;
-  recorder: InvocationRecorder;
+  idempotency: Pick<Idempotency, "claim" | "release">;
   replay: InvocationReplay;
-  events: Pick<EventOutbox, "emitIn">;
 };
 
 type Admitted = { entry: CatalogueTool; handle: CredentialHandle };
 
 export function createExecuteService(deps: ExecuteDeps) {
-  const { recorder } = deps;
+  const { lifecycle } = deps;
 
-  async function refuse(record: ReturnType<typeof transitions.rejected>, error: BrokerError, extra?: (trx: Tx) => Promise<void>): Promise<never> {
-    await recorder.record(record, extra ? { extra } : {});
+  /** Records the refusal (admit), then refuses. */
+  async function refuse(call: CallDescription, error: BrokerError, event?: RaisedEvent): Promise<never> {
+    await (error.code === "policy_denied" ? lifecycle.deny(call, error) : lifecycle.reject(call, error, event));
     throw error;
   }
 
@@ -62,21 +58,18 @@ export function createExecuteService(deps: ExecuteDeps) {
    * its user, hears it and brings them to a connect page. The agent gets no link (it would choose
    * the account its end user's calls run on), only the refusal.
    */
-  const connectionRequired = (call: CallDescription, error: BrokerError) => async (trx: Tx) => {
-    const { caller } = call;
-    await deps.events.emitIn(trx, {
-      tenantId: caller.tenantId,
-      type: "connection.required",
-      data: {
-        end_user_id: caller.endUserId,
-        provider: (error.details as { provider: string }).provider,
-        tool_name: call.toolName,
-        invocation_id: call.invocationId,
-        agent_app_id: caller.agentAppId,
-        env: caller.env,
-      },
-    });
-  };
+  const connectionRequired = ({ caller, toolName, invocationId }: CallDescription, error: BrokerError): RaisedEvent => ({
+    tenantId: caller.tenantId,
+    type: "connection.required",
+    data: {
+      end_user_id: caller.endUserId,
+      provider: (error.details as { provider: string }).provider,
+      tool_name: toolName,
+      invocation_id: invocationId,
+      agent_app_id: caller.agentAppId,
+      env: caller.env,
+    },
+  });
 
   /** Tool, arguments and handle: any fault here is the caller's and is recorded as rejected. */
   async function admit(call: CallDescription, body: ExecuteRequest): Promise<Admitted> {
@@ -89,37 +82,13 @@ export function createExecuteService(deps: ExecuteDeps) {
     } catch (error) {
       if (!(error instanceof BrokerError)) throw error;
       const forEndUser = error.code === "credential_required" && call.caller.endUserId !== null;
-      return refuse(transitions.rejected({ ...call, provider: providerOf(tools, body.tool_name) }, error), error, forEndUser ? connectionRequired(call, error) : undefined);
+      return refuse({ ...call, provider: providerOf(tools, body.tool_name) }, error, forEndUser ? connectionRequired(call, error) : undefined);
     }
   }
 
   async function requestApproval(call: CallDescription, entry: CatalogueTool, args: Record<string, unknown>, ruleId: string | null): Promise<never> {
-    const { caller, invocationId } = call;
-    const approvalId = randomUUID();
-    const waiting = { ...call, approvalId };
-    let expiresAt = "";
-    await recorder.record(transitions.awaitingApproval(waiting), {
-      argumentsSealed: await recorder.sealArguments(caller.tenantId, invocationId, args),
-      extra: async (trx) => {
-        const approval = await deps.approvals.createIn(trx, {
-          approvalId,
-          tenantId: caller.tenantId,
-          env: caller.env,
-          agentAppId: caller.agentAppId,
-          invocationId,
-          toolName: entry.tool.name,
-          provider: entry.provider.id,
-          connectionId: call.connectionId,
-          secretItemId: call.secretItemId,
-          argumentsFingerprint: call.argumentsFingerprint,
-          argumentsRedacted: call.argumentsRedacted,
-          ruleId,
-          endUserId: caller.endUserId,
-        });
-        expiresAt = approval.expiresAt;
-      },
-    });
-    throw new BrokerError("approval_required", `${entry.tool.name} needs a human approval first`, { approval_id: approvalId, invocation_id: invocationId, expires_at: expiresAt });
+    const approval = await lifecycle.park(call, { provider: entry.provider.id, args, ruleId });
+    throw new BrokerError("approval_required", `${entry.tool.name} needs a human approval first`, { approval_id: approval.id, invocation_id: call.invocationId, expires_at: approval.expiresAt });
   }
 
   /** Policy and approval: returns the call as it may run (possibly as the invocation that waited for approval). */
@@ -129,7 +98,7 @@ export function createExecuteService(deps: ExecuteDeps) {
     const decision = policy.evaluate({ toolName: entry.tool.name, risk: entry.tool.risk, agentAppId: caller.agentAppId, endUserId: caller.endUserId, arguments: body.arguments });
     if (decision.effect === "deny") {
       const error = new BrokerError("policy_denied", `policy rule "${decision.rule_id}" denies this call`, { rule_id: decision.rule_id });
-      return refuse(transitions.denied(call, error), error);
+      return refuse(call, error);
     }
     // A call that needs no approval runs on its own merits: an approval_id it carries is neither
     // checked, consumed nor recorded (the policy may have changed since the approval was asked for).
@@ -151,11 +120,11 @@ export function createExecuteService(deps: ExecuteDeps) {
       // The approved call runs as the invocation that asked for it, started (its approval consumed,
       // the call and this request's key marked sending) in one transaction.
       const approved = { ...call, invocationId: approval.invocationId, existing: true, approvalId: approval.id };
-      if (await deps.start(approved, { claimedAs: call.invocationId })) return approved;
+      if (await lifecycle.start(approved, { claimedAs: call.invocationId })) return approved;
       throw (await deps.approvals.whyNotConsumed(approval.id)) ?? new BrokerError("approval_already_used", "the approval was already used for one call", { approval_id: approval.id });
     } catch (error) {
       if (!(error instanceof BrokerError)) throw error;
-      return refuse(error.code === "policy_denied" ? transitions.denied(call, error) : transitions.rejected(call, error), error);
+      return refuse(call, error);
     }
   }
 

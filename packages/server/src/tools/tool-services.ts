@@ -19,10 +19,10 @@ import { createExecuteService } from "./execute-service.js";
 import { createIdempotency } from "../invocations/idempotency.js";
 import type { IdempotencyQueries } from "../invocations/idempotency-queries.js";
 import { createInvocationQueries } from "../invocations/invocation-queries.js";
+import { createInvocationLifecycle } from "../invocations/invocation-lifecycle.js";
 import { createInvocationReader } from "../invocations/invocation-reader.js";
-import { createInvocationRecorder } from "../invocations/invocation-recorder.js";
 import { createInvocationReplay } from "../invocations/invocation-replay.js";
-import { createInvocationStart } from "../invocations/invocation-start.js";
+import { createInvocationSeals } from "../invocations/invocation-seals.js";
 import { createPerform } from "./perform.js";
 import type { ScopedTools } from "../catalogue/tool-catalogue.js";
 import { createUpstreamCall } from "./upstream-call.js";
@@ -50,27 +50,15 @@ export function createToolServices(deps: ToolServiceDeps) {
   const approvals = createApprovalService({ store, queries: createApprovalQueries(store), audit, events, clock, ttlSeconds: deps.approvalTtlSeconds });
   const invocationQueries = createInvocationQueries(store);
   const idempotency = createIdempotency({ queries: deps.idempotencyQueries, clock });
-  const recorder = createInvocationRecorder({ store, queries: invocationQueries, vault, audit, idempotency, clock });
+  const seals = createInvocationSeals(vault);
+  const lifecycle = createInvocationLifecycle({ store, queries: invocationQueries, approvals, events, audit, idempotency, vault, clock });
   const credentialResolution = createCredentialResolution({ connections: deps.connectionCache, refresher: deps.credentialRefresher, secretItems: deps.secretItems });
-  const perform = createPerform({ upstreamCall: createUpstreamCall({ upstream: deps.upstream }), recorder });
-  const replay = createInvocationReplay({ invocationQueries, recorder });
-  const start = createInvocationStart({ store, approvals, invocationQueries, idempotency });
-  const invocationReader = createInvocationReader({ find: invocationQueries.find, recorder });
-  const executeService = createExecuteService({
-    catalogue,
-    credentialResolution,
-    policies,
-    approvals,
-    agentApps: deps.agentApps,
-    start,
-    perform,
-    idempotency,
-    recorder,
-    replay,
-    events,
-  });
-  const continueService = createContinueService({ clock, invocationQueries, policies, approvals, recorder, catalogue, credentialResolution, start, perform, replay });
-  return { policies, approvals, idempotency, recorder, invocationReader, executeService, continueService };
+  const perform = createPerform({ upstreamCall: createUpstreamCall({ upstream: deps.upstream, refresher: deps.credentialRefresher }), lifecycle });
+  const replay = createInvocationReplay({ invocationQueries, seals, lifecycle });
+  const invocationReader = createInvocationReader({ find: invocationQueries.find, seals });
+  const executeService = createExecuteService({ catalogue, credentialResolution, policies, approvals, agentApps: deps.agentApps, lifecycle, perform, idempotency, replay });
+  const continueService = createContinueService({ clock, invocationQueries, policies, approvals, lifecycle, seals, catalogue, credentialResolution, perform, replay });
+  return { policies, approvals, idempotency, lifecycle, seals, invocationReader, executeService, continueService };
 }
 
 export type ToolServices = ReturnType<typeof createToolServices>;

@@ -11,6 +11,7 @@ import type { PresentedCredential } from "../providers/provider-types.js";
 import { resolveApiBase } from "../providers/connection-values.js";
 import { basicCredentialsOf, MAX_RESULT_VALUES, scrub, scrubTargets } from "./scrub.js";
 import type { CatalogueTool } from "../catalogue/tool-catalogue.js";
+import type { CredentialRefresher } from "../connections/credential-refresher.js";
 
 const MAX_UPSTREAM_MESSAGE = 500;
 
@@ -22,7 +23,7 @@ function upstreamMessage(body: unknown): string | undefined {
   return typeof message === "string" ? message.slice(0, MAX_UPSTREAM_MESSAGE) : undefined;
 }
 
-type UpstreamCallDeps = { upstream: UpstreamClient };
+type UpstreamCallDeps = { upstream: UpstreamClient; refresher: Pick<CredentialRefresher, "getFreshCredentials" | "forceRefresh" | "assertActive"> };
 
 /** A provider's OAuth client changes rarely: the forms of its secret are computed once per client. */
 const clientSecretForms = new WeakMap<object, string[]>();
@@ -62,10 +63,27 @@ function callSecrets(client: { clientId: string; clientSecret: string } | undefi
 }
 type CallSecrets = ReturnType<typeof callSecrets>;
 
-/** `beforeSend` runs once, right before the tool's own request is first handed to the network. */
-export type CallHooks = { beforeSend?: (() => Promise<void>) | undefined };
+/** A credential as it is presented: an OAuth access token or an API key. */
+type Credential = { kind: "oauth2" | "api_key"; secret: string };
 
-export function createUpstreamCall({ upstream }: UpstreamCallDeps) {
+/**
+ * A call ready to leave: its credential opened (a connection's tokens fresh) and its request
+ * built. Nothing of it has been handed to the network yet.
+ */
+export type PreparedCall = {
+  entry: CatalogueTool;
+  handle: CredentialHandle;
+  args: Record<string, unknown>;
+  request: ReturnType<CatalogueTool["tool"]["buildRequest"]>;
+  baseUrl: string;
+  credential: Credential;
+  secrets: CallSecrets;
+};
+
+/** What preparing answered: the call, ready to send, or the outcome of a call that cannot be sent. */
+export type Preparation = { ready: PreparedCall } | { outcome: CallOutcome };
+
+export function createUpstreamCall({ upstream, refresher }: UpstreamCallDeps) {
   const authStatus = (entry: CatalogueTool, response: UpstreamResponse) =>
     response.status === 401 ? 401 : entry.provider.inspectApiResponse?.(response)?.status === 401 ? 401 : response.status;
 
@@ -105,58 +123,76 @@ export function createUpstreamCall({ upstream }: UpstreamCallDeps) {
     }
   }
 
+  /** Sends the tool's request once with `credential`; answers the provider's response. */
+  async function sendOnce(prepared: PreparedCall, credential: Credential) {
+    const { entry, request, secrets } = prepared;
+    const { provider } = entry;
+    const presented = provider.presentCredential(credential);
+    secrets.add(credential.secret, ...presentedForms(presented));
+    return upstream.send(
+      prepared.baseUrl,
+      { ...request, headers: { ...provider.apiHeaders, ...request.headers, ...presented.headers }, query: { ...request.query, ...presented.query } },
+      { guarded: provider.tenantDefined === true },
+    );
+  }
+
+  /** A failure after the request was handed to the network: whether it may have reached the provider. */
+  function failedInFlight(error: unknown): CallOutcome {
+    if (error instanceof RequestNotSentError) return { kind: "failed", error, upstreamStatus: null, latencyMs: null, requestMayHaveLeft: false };
+    if (error instanceof BrokerError) return { kind: "failed", error, upstreamStatus: null, latencyMs: null, requestMayHaveLeft: true };
+    const internal = Object.assign(new BrokerError("internal_error", "the call failed inside the broker after its request was sent"), { cause: error });
+    return { kind: "failed", error: internal, upstreamStatus: null, latencyMs: null, requestMayHaveLeft: true };
+  }
+
   return {
-    async call(entry: CatalogueTool, handle: CredentialHandle, args: Record<string, unknown>, hooks: CallHooks = {}): Promise<CallOutcome> {
-      const provider = entry.provider;
-      const secrets = callSecrets(provider.client);
-      let handedToNetwork = false;
-      let baseUrl: string | undefined;
-      let latencyMs = 0;
-      const send = async (credential: { kind: "oauth2" | "api_key"; secret: string }) => {
+    /**
+     * Opens the credential (a connection's tokens refreshed when due) and checks the request can
+     * be built. A refusal here is an outcome whose request never left.
+     */
+    async prepare(entry: CatalogueTool, handle: CredentialHandle, args: Record<string, unknown>): Promise<Preparation> {
+      const secrets = callSecrets(entry.provider.client);
+      try {
+        let credential: Credential;
+        if (handle.kind === "oauth2") {
+          const tokens = await refresher.getFreshCredentials(handle.connection);
+          secrets.add(tokens.accessToken, ...(tokens.refreshToken ? [tokens.refreshToken] : []));
+          credential = { kind: "oauth2", secret: tokens.accessToken };
+        } else {
+          credential = { kind: "api_key", secret: await handle.open() };
+          secrets.add(credential.secret);
+        }
         const request = entry.tool.buildRequest(args);
         // The credential's own address: its connection values fill the base URL's placeholders.
-        baseUrl ??= resolveApiBase(provider, handle.connectionValues);
-        if (!handedToNetwork) await hooks.beforeSend?.();
-        handedToNetwork = true;
-        const presented = provider.presentCredential(credential);
-        secrets.add(credential.secret, ...presentedForms(presented));
-        const response = await upstream.send(
-          baseUrl,
-          { ...request, headers: { ...provider.apiHeaders, ...request.headers, ...presented.headers }, query: { ...request.query, ...presented.query } },
-          { guarded: provider.tenantDefined === true },
-        );
+        const baseUrl = resolveApiBase(entry.provider, handle.connectionValues);
+        return { ready: { entry, handle, args, request, baseUrl, credential, secrets } };
+      } catch (error) {
+        if (!(error instanceof BrokerError)) throw error;
+        return { outcome: { kind: "failed", error, upstreamStatus: null, latencyMs: null, requestMayHaveLeft: false } };
+      }
+    },
+
+    /** Sends a prepared call; on a 401 the connection is refreshed and the request sent once more. */
+    async send(prepared: PreparedCall): Promise<CallOutcome> {
+      const { entry, handle, args, secrets } = prepared;
+      let latencyMs = 0;
+      const attempt = async (credential: Credential) => {
+        const response = await sendOnce(prepared, credential);
         latencyMs += response.latencyMs;
         return response;
       };
-
       try {
-        let response: UpstreamResponse;
-        if (handle.kind === "oauth2") {
-          const tokens = await handle.tokens();
-          secrets.add(tokens.accessToken, ...(tokens.refreshToken ? [tokens.refreshToken] : []));
-          response = await send({ kind: "oauth2", secret: tokens.accessToken });
-          if (authStatus(entry, response) === 401) {
-            const renewed = await handle.renewAfter401(tokens.accessToken);
-            secrets.add(renewed.accessToken, ...(renewed.refreshToken ? [renewed.refreshToken] : []));
-            response = await send({ kind: "oauth2", secret: renewed.accessToken });
-            // Refused again with renewed tokens: if the connection was revoked meanwhile (a revoke
-            // racing this call), that is the answer, not the provider's 401.
-            if (authStatus(entry, response) === 401) await handle.assertStillActive();
-          }
-        } else {
-          const key = await handle.open();
-          secrets.add(key);
-          response = await send({ kind: "api_key", secret: key });
+        let response = await attempt(prepared.credential);
+        if (handle.kind === "oauth2" && authStatus(entry, response) === 401) {
+          const renewed = await refresher.forceRefresh(handle.connection, prepared.credential.secret);
+          secrets.add(renewed.accessToken, ...(renewed.refreshToken ? [renewed.refreshToken] : []));
+          response = await attempt({ kind: "oauth2", secret: renewed.accessToken });
+          // Refused again with renewed tokens: if the connection was revoked meanwhile (a revoke
+          // racing this call), that is the answer, not the provider's 401.
+          if (authStatus(entry, response) === 401) await refresher.assertActive(handle.connection);
         }
         return outcomeOf(entry, response, args, secrets, Math.round(latencyMs));
       } catch (error) {
-        // Before the request was handed to the network nothing can have happened upstream.
-        if (!handedToNetwork && error instanceof BrokerError) return { kind: "failed", error, upstreamStatus: null, latencyMs: null, requestMayHaveLeft: false };
-        if (error instanceof RequestNotSentError) return { kind: "failed", error, upstreamStatus: null, latencyMs: null, requestMayHaveLeft: false };
-        if (error instanceof BrokerError) return { kind: "failed", error, upstreamStatus: null, latencyMs: null, requestMayHaveLeft: true };
-        if (!handedToNetwork) throw error;
-        const internal = Object.assign(new BrokerError("internal_error", "the call failed inside the broker after its request was sent"), { cause: error });
-        return { kind: "failed", error: internal, upstreamStatus: null, latencyMs: null, requestMayHaveLeft: true };
+        return failedInFlight(error);
       }
     },
   };

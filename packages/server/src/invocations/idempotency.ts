@@ -9,7 +9,7 @@
  * can answer `outcome_unknown` instead of sending the write a second time.
  *
  * An approved call marks its key `sending` in the transaction that consumes its approval
- * (`markStarted`, tools/invocation-start.ts): its key was released while it waited, so the mark
+ * (`markStarted`, from the lifecycle's `start`, invocation-lifecycle.ts): its key was released while it waited, so the mark
  * writes it back, and from then on the key replays that call's outcome, never a new approval.
  */
 import type { Clock } from "../clock.js";

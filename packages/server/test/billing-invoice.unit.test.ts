@@ -1,6 +1,6 @@
 /** Unit tests of the pure billing arithmetic: catalogue, charges, plan match, projection, notice. */
 import { describe, expect, it } from "vitest";
-import { nextPeriod, periodLabel, periodOf, previousPeriod, projectMonthEnd } from "../src/billing/billing-period.js";
+import { nextPeriod, periodLabel, periodOf, previousPeriod, projectMonthEnd } from "../src/shared/billing-period.js";
 import { formatMoney, groupDigits } from "../src/billing/customer-notice.js";
 import { buildInvoice, chargesFor, matchPlan } from "../src/billing/invoice.js";
 import { canonicalJson, catalogueChecksum, PLAN_CATALOGUE, PUBLISHED_CATALOGUE_CHECKSUMS, requirePlan } from "../src/billing/plan-catalogue.js";

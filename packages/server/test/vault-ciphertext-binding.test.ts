@@ -11,7 +11,7 @@ import { connectionRow, executeTool, startConnectionsWorld, type ConnectionsWorl
 import { describeEachDatabase } from "./support/databases.js";
 import { expectError } from "./support/expect.js";
 import { asOperator, call } from "./support/http.js";
-import type { Sealed } from "../src/vault/sealed.js";
+import type { Sealed } from "../src/shared/sealed.js";
 
 describeEachDatabase("ciphertext binding", (kind) => {
   let world: ConnectionsWorld;

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import { actorOf } from "../http/credentials.js";
 import { errorResponses } from "../http/schemas.js";
-import type { Period } from "./billing-period.js";
+import type { Period } from "../shared/billing-period.js";
 import {
   BILLING_SCHEMAS,
   CatalogueResponse,

@@ -1,7 +1,7 @@
 /** TypeBox schemas of the billing routes. Every amount is an integer in minor units (cents). */
 import { Type } from "@sinclair/typebox";
 import { StringEnum, Timestamp, Uuid } from "../http/schemas.js";
-import { PERIOD_PATTERN } from "./billing-period.js";
+import { PERIOD_PATTERN } from "../shared/billing-period.js";
 
 const Minor = (description: string) => Type.Integer({ description: `${description}, integer minor units (cents) of the currency` });
 const Count = (description: string) => Type.Integer({ minimum: 0, description });

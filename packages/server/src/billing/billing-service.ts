@@ -7,8 +7,9 @@ import type { AuditActor } from "../audit/audit-log.js";
 import { BrokerError } from "../errors.js";
 import { auditRefusals } from "./billing-audit.js";
 import type { TenantBilling } from "./billing-queries.js";
-import { assertNotBeforeFirstPeriod, periodEnd, periodOf, periodStart, projectMonthEnd, type Period } from "./billing-period.js";
-import { buildInvoice, chargesFor, matchPlan, type Invoice } from "./invoice.js";
+import { assertNotBeforeFirstPeriod, periodEnd, periodOf, periodStart, projectMonthEnd, type Period } from "../shared/billing-period.js";
+import { buildInvoice, chargesFor, matchPlan } from "./invoice.js";
+import type { Invoice } from "./invoice-types.js";
 import { catalogueChecksum, PLAN_CATALOGUE, requirePlan, type PlanCatalogue } from "./plan-catalogue.js";
 import { createPeriodFinalizer, type FinalizeResult, type PeriodFinalizerDeps } from "./period-finalizer.js";
 

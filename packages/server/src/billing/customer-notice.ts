@@ -3,8 +3,8 @@
  * and whether another plan would suit better. Amounts are formatted from integer minor units
  * with integer arithmetic only.
  */
-import { nextPeriod, periodLabel, type Period } from "./billing-period.js";
-import type { Invoice } from "./invoice.js";
+import { nextPeriod, periodLabel, type Period } from "../shared/billing-period.js";
+import type { Invoice } from "./invoice-types.js";
 
 /** 1234567 → "1,234,567". */
 export function groupDigits(value: number): string {

@@ -3,11 +3,10 @@
  * Overage is billed per *started* block of 1,000 executions above the allowance, so 1 execution
  * over costs one block and 1,000 over costs one block too.
  */
-import { periodEnd, periodStart, type Period } from "./billing-period.js";
+import { periodEnd, periodStart, type Period } from "../shared/billing-period.js";
 import { customerNotice, groupDigits } from "./customer-notice.js";
+import type { Invoice, InvoiceLine, PlanMatch, PlanQuote, UsageByEnv } from "./invoice-types.js";
 import { OVERAGE_BLOCK_SIZE, PLAN_CATALOGUE, requirePlan, type Plan, type PlanCatalogue } from "./plan-catalogue.js";
-
-export type UsageByEnv = { test: number; live: number };
 
 export type Charges = {
   executions: number;
@@ -42,19 +41,6 @@ export function chargesFor(plan: Plan, executions: number): Charges {
 
 export const monthlyCost = (plan: Plan, executions: number) => chargesFor(plan, executions).total;
 
-export type PlanQuote = { plan_id: string; name: string; monthly_cost: number };
-
-export type PlanMatch = {
-  /** `actual`: an ended period's executions; `projected`: the current period's month-end projection. */
-  basis: "actual" | "projected";
-  executions: number;
-  current_plan: PlanQuote;
-  recommended_plan: PlanQuote;
-  /** recommended − current, minor units: zero or negative (a saving). */
-  difference: number;
-  better_plan_available: boolean;
-};
-
 const quote = (plan: Plan, executions: number): PlanQuote => ({ plan_id: plan.id, name: plan.name, monthly_cost: monthlyCost(plan, executions) });
 
 /**
@@ -71,40 +57,6 @@ export function matchPlan(currentPlanId: string, executions: number, basis: Plan
   const difference = best.monthly_cost - current.monthly_cost;
   return { basis, executions, current_plan: current, recommended_plan: best, difference, better_plan_available: difference < 0 };
 }
-
-export type InvoiceLine = {
-  type: "base_fee" | "overage";
-  description: string;
-  quantity: number;
-  unit_amount: number;
-  amount: number;
-};
-
-export type Invoice = {
-  id: string | null;
-  object: "invoice";
-  status: "draft" | "finalized";
-  livemode: false;
-  period: Period;
-  period_start: string;
-  period_end: string;
-  currency: string;
-  catalogue_version: string;
-  plan: { id: string; name: string };
-  usage: {
-    executions: number;
-    by_env: UsageByEnv;
-    included_executions: number;
-    overage_executions: number;
-    overage_blocks: number;
-  };
-  line_items: InvoiceLine[];
-  subtotal: number;
-  total: number;
-  plan_match: PlanMatch;
-  customer_notice: string;
-  generated_at: string;
-};
 
 export type InvoiceInput = {
   id: string | null;

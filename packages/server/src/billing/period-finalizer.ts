@@ -16,8 +16,9 @@ import type { MeteringService } from "../metering/metering-service.js";
 import type { Store, Tx } from "../store/database.js";
 import { auditRefusals } from "./billing-audit.js";
 import type { BillingQueries, TenantBilling } from "./billing-queries.js";
-import { assertNotBeforeFirstPeriod, firstPeriodOf, nextPeriod, periodOf, type Period } from "./billing-period.js";
-import { buildInvoice, matchPlan, type Invoice, type PlanMatch } from "./invoice.js";
+import { assertNotBeforeFirstPeriod, firstPeriodOf, nextPeriod, periodOf, type Period } from "../shared/billing-period.js";
+import { buildInvoice, matchPlan } from "./invoice.js";
+import type { Invoice, PlanMatch } from "./invoice-types.js";
 import { PLAN_CATALOGUE, requirePlan, type PlanCatalogue } from "./plan-catalogue.js";
 
 export type PlanChange = { from_plan_id: string; to_plan_id: string; effective_period: Period };

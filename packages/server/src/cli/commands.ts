@@ -14,7 +14,7 @@ import { startServer } from "../main.js";
 import { defaultIssuer, openRuntime, type Runtime } from "../runtime.js";
 import { migrateToLatest, openStore } from "../store/database.js";
 import { assertRole } from "../tenants/tenant-service.js";
-import { runWorkerProcess } from "../webhooks/worker-process.js";
+import { runWorkerProcess } from "./worker-process.js";
 
 /** A command called the wrong way: cli.ts prints it with the usage and exits 2. */
 export class UsageError extends Error {}

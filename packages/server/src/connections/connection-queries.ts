@@ -1,7 +1,7 @@
 import type { Executor, Store, Tx } from "../store/database.js";
 import type { ConnectionsTable, OAuthStatesTable } from "../store/schema.js";
 import type { CredentialOrigins, ReconnectReason } from "../providers/credential-origins.js";
-import type { Sealed } from "../vault/sealed.js";
+import type { Sealed } from "../shared/sealed.js";
 import type { StoredConnectionValues } from "../providers/connection-values.js";
 import type { Connection, ConnectionStatus, Owner, UpstreamRevocation } from "./connection.js";
 

@@ -1,7 +1,7 @@
 import type { TestOrLive } from "../ids.js";
 import type { StoredConnectionValues } from "../providers/connection-values.js";
 import type { BoundOrigins, ReconnectReason } from "../providers/credential-origins.js";
-import type { Sealed } from "../vault/sealed.js";
+import type { Sealed } from "../shared/sealed.js";
 
 /** An operator, as their identity provider names them. */
 export type Owner = { issuer: string; subject: string };

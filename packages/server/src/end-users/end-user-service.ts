@@ -9,7 +9,7 @@ import type { ConnectionService } from "../connections/connection-service.js";
 import { decodeCursor, encodeCursor, invalidCursor } from "../http/cursor.js";
 import type { SecretItemService } from "../secrets/secret-item-service.js";
 import type { EndUserQueries } from "./end-user-queries.js";
-import { isEndUserId } from "./end-user-id.js";
+import { isEndUserId } from "../shared/end-user-id.js";
 
 type EndUserServiceDeps = {
   queries: EndUserQueries;

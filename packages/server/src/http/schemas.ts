@@ -1,4 +1,4 @@
-import { END_USER_ID_PATTERN } from "../end-users/end-user-id.js";
+import { END_USER_ID_PATTERN } from "../shared/end-user-id.js";
 import { Type, type TSchema } from "@sinclair/typebox";
 
 /** A string enum that validates and documents as `{type: string, enum}` (clearer errors than anyOf). */

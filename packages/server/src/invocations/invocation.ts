@@ -1,5 +1,5 @@
 import type { TestOrLive } from "../ids.js";
-import type { Sealed } from "../vault/sealed.js";
+import type { Sealed } from "../shared/sealed.js";
 import type { InvocationStatus } from "./invocation-states.js";
 
 /** One tool call as it was recorded, with its outcome once it has one. */

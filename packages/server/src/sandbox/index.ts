@@ -7,11 +7,11 @@
  * in README.md in this folder. Never used in production.
  */
 import { BUILT_IN_PROVIDERS } from "../providers/built-in.js";
-import { startDescribedSandbox } from "./described/described-sandbox.js";
+import { startDescribedSandbox, type DescribedSandbox } from "./described/described-sandbox.js";
 import { startGitHubFake } from "./github.js";
 import { startLinearFake } from "./linear.js";
 import { startSlackFake } from "./slack.js";
-import type { FakeUpstreamOptions, FakeUpstreams } from "./types.js";
+import type { FakeUpstreamOptions, GitHubFake, LinearFake, SlackFake } from "./types.js";
 
 export type * from "./types.js";
 export { pkceChallengeOf } from "./oauth-state.js";
@@ -22,6 +22,17 @@ export { DEFAULT_LINEAR_USER } from "./linear.js";
 export type { DescribedSandbox } from "./described/described-sandbox.js";
 export { startDescribedSandbox } from "./described/described-sandbox.js";
 export { completeAuthorization, newPkcePair, type AuthorizationResult } from "./oauth-test-client.js";
+
+export type FakeUpstreams = {
+  github: GitHubFake;
+  slack: SlackFake;
+  linear: LinearFake;
+  /** A described sandbox (./described) for every other built-in provider, by provider id. */
+  described: Record<string, DescribedSandbox>;
+  /** Every fake's BROKER_PROVIDER_<ID>_* settings together. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+};
 
 /** The providers the hand-written fakes serve; every other built-in one gets a described sandbox. */
 const HAND_WRITTEN = new Set(["scm", "chat", "tracker"]);

@@ -94,14 +94,3 @@ export type LinearFake = FakeProvider<LinearUser> & {
   /** Registers a personal API key acting as the current user; returns it. */
   addApiKey(key?: string): string;
 };
-
-export type FakeUpstreams = {
-  github: GitHubFake;
-  slack: SlackFake;
-  linear: LinearFake;
-  /** A described sandbox (./described) for every other built-in provider, by provider id. */
-  described: Record<string, import("./described/described-sandbox.js").DescribedSandbox>;
-  /** Every fake's BROKER_PROVIDER_<ID>_* settings together. */
-  env: Record<string, string>;
-  close(): Promise<void>;
-};

@@ -1,4 +1,4 @@
-import type { Sealed } from "../vault/sealed.js";
+import type { Sealed } from "../shared/sealed.js";
 
 /**
  * Row types of every table. Timestamps are ISO-8601 UTC strings in both engines so that

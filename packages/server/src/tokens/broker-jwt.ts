@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
 import type { Clock } from "../clock.js";
-import { isEndUserId } from "../end-users/end-user-id.js";
+import { isEndUserId } from "../shared/end-user-id.js";
 import { unauthorized } from "../errors.js";
 import type { AgentAppId, TestOrLive, TenantId } from "../ids.js";
 import { BROKER_JWT_ALGORITHM, type SigningKeys } from "./signing-keys.js";

@@ -1,7 +1,7 @@
 /** Every query on `signing_keys`, the broker's own JWT keys; bound to the store once in app.ts. */
 import type { Store } from "../store/database.js";
 import type { SigningKeysTable } from "../store/schema.js";
-import type { Sealed } from "../vault/sealed.js";
+import type { Sealed } from "../shared/sealed.js";
 
 export type SigningKeyRow = SigningKeysTable;
 export type SealedPrivateKey = Pick<SigningKeyRow, "kid" | "private_key_sealed">;

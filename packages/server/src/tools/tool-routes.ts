@@ -7,9 +7,10 @@ import { callerFrom, rateLimitBucket } from "../invocations/caller.js";
 import type { ContinueService } from "./continue-service.js";
 import type { ExecuteResult as ExecuteOutcome, ExecuteService } from "./execute-service.js";
 import type { InvocationReader } from "../invocations/invocation-reader.js";
+import { Invocation } from "../invocations/invocation-schema.js";
 import type { ScopedTools } from "../catalogue/tool-catalogue.js";
 import { DEFAULT_TOOL_PAGE, MAX_TOOL_PAGE, NextCursor, pageOfTools, ToolListFilters } from "../catalogue/tool-list-query.js";
-import { ContinueBody, ExecuteBody, ExecuteResult, Invocation, Tool } from "./tool-schemas.js";
+import { ContinueBody, ExecuteBody, ExecuteResult, Tool } from "./tool-schemas.js";
 
 type ToolRouteDeps = {
   catalogue: ScopedTools;

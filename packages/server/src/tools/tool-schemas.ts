@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { EndUserId, EnvSchema, StringEnum, Timestamp, Uuid } from "../http/schemas.js";
+import { EndUserId, StringEnum, Uuid } from "../http/schemas.js";
 
 const NullableUuid = Type.Union([Uuid, Type.Null()]);
 
@@ -57,26 +57,8 @@ export const Tool = Type.Object({
   arguments_schema: Type.Object({}, { additionalProperties: true, description: "JSON Schema of `arguments`" }),
 });
 
-export const Invocation = Type.Object(
-  {
-    invocation_id: Uuid,
-    status: StringEnum(["succeeded", "failed", "rejected", "denied", "awaiting_approval", "sending", "unknown"] as const, {
-      description: "sending: the request is on its way (or the broker stopped while sending: see unknown). unknown: the broker stopped while sending; whether the provider acted is unknown.",
-    }),
-    tool_name: Type.String(),
-    env: EnvSchema,
-    agent_app_id: Uuid,
-    end_user_id: Type.Union([Type.String(), Type.Null()]),
-    connected_account_id: NullableUuid,
-    secret_item_id: NullableUuid,
-    approval_id: NullableUuid,
-    error_code: Type.Union([Type.String(), Type.Null()]),
-    upstream_status: Type.Union([Type.Integer(), Type.Null()]),
-    latency_ms: Type.Union([Type.Integer(), Type.Null()]),
-    created_at: Timestamp,
-    completed_at: Type.Union([Timestamp, Type.Null()]),
-    result: Type.Optional(Type.Unknown()),
-    error: Type.Optional(Type.Object({}, { additionalProperties: true })),
-  },
-  { $id: "Invocation" },
-);
+/**
+ * Until invocations/invocation-reader.ts names it from ./invocation-schema.js (the lifecycle
+ * rewrite owns that file): the layering lint fails on that import, not on this line.
+ */
+export { Invocation } from "../invocations/invocation-schema.js";

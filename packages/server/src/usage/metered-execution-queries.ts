@@ -6,7 +6,7 @@
  * No call is in both. The filters go into each half, so each stays an index range; usage and
  * metering read executions only through here.
  */
-import { isPeriod, nextPeriod } from "../billing/billing-period.js";
+import { isPeriod, nextPeriod } from "../shared/billing-period.js";
 import type { Executor } from "../store/database.js";
 
 export type MeteredFilter = {

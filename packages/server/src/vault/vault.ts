@@ -10,10 +10,10 @@ import { BrokerError } from "../errors.js";
 import type { Clock } from "../clock.js";
 import { cipherKey, decrypt, encrypt, formatSealed, parseSealed, type CipherKey } from "./aes-gcm.js";
 import type { MasterKeyring } from "./master-keys.js";
-import type { Sealed } from "./sealed.js";
+import type { Sealed } from "../shared/sealed.js";
 import type { VaultQueries } from "./vault-queries.js";
 
-export type { Sealed } from "./sealed.js";
+export type { Sealed } from "../shared/sealed.js";
 export type SealContext = { tenantId: string; table: string; rowId: string; field: string };
 export type VaultStatus = { status: "ok" | "degraded"; reason?: string };
 

@@ -4,7 +4,7 @@ import type { EventType } from "../events/event-outbox.js";
 import type { Executor, Store, Tx } from "../store/database.js";
 import { retryingTransaction } from "../store/retrying-transaction.js";
 import type { WebhookEndpointsTable } from "../store/schema.js";
-import type { Sealed } from "../vault/sealed.js";
+import type { Sealed } from "../shared/sealed.js";
 import type { WebhookEndpointView } from "./webhook-schemas.js";
 
 export type EndpointRow = WebhookEndpointsTable;

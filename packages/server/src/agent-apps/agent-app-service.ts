@@ -24,7 +24,7 @@ const toAgentApp = (row: AgentAppsTable): AgentApp => ({
  */
 const CACHE_TTL_MS = 2_000;
 
-type AgentAppServiceDeps = { store: Pick<Store, "db">; queries: AgentAppQueries; clock: Clock; audit: Pick<AuditLog, "appendIn"> };
+type AgentAppServiceDeps = { store: Pick<Store, "db" | "transaction">; queries: AgentAppQueries; clock: Clock; audit: Pick<AuditLog, "appendIn"> };
 
 export function createAgentAppService({ store, queries, clock, audit }: AgentAppServiceDeps) {
   const recent = createTtlCache<AgentApp>({ clock, ttlMs: CACHE_TTL_MS });
@@ -39,7 +39,7 @@ export function createAgentAppService({ store, queries, clock, audit }: AgentApp
         created_at: clock.now().toISOString(),
         disabled_at: null,
       };
-      await store.db.transaction().execute(async (trx) => {
+      await store.transaction(async (trx) => {
         await queries.insert(row, trx);
         await audit.appendIn(trx, { tenantId, actor, action: "agent_app.created", target: { type: "agent_app", id: row.id }, data: { name } });
       });
@@ -67,11 +67,12 @@ export function createAgentAppService({ store, queries, clock, audit }: AgentApp
       const app = await this.get(tenantId, id);
       if (app.status === "disabled") return app;
       const disabledAt = clock.now().toISOString();
-      await store.db.transaction().execute(async (trx) => {
+      await store.transaction(async (trx) => {
         await queries.markDisabled(id, disabledAt, trx);
-        recent.delete(`${tenantId}:${id}`);
         await audit.appendIn(trx, { tenantId, actor, action: "agent_app.disabled", target: { type: "agent_app", id } });
       });
+      // After the commit: a transaction may run twice, and only a committed change is forgotten.
+      recent.delete(`${tenantId}:${id}`);
       return { ...app, status: "disabled", disabled_at: disabledAt };
     },
   };

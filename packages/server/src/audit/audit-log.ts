@@ -74,19 +74,19 @@ export function createAuditLog({ queries, clock }: AuditLogDeps) {
       else byTenant.set(entry.tenantId, [entry]);
     }
     const tenantIds = [...byTenant.keys()].sort();
-    const tails = await queries.lockTails(trx, tenantIds);
+    const tails = await queries.lockTails(tenantIds, trx);
     const occurredAt = clock.now().toISOString();
     return tenantIds.flatMap((tenantId) => chainAfter(tails.get(tenantId), byTenant.get(tenantId)!, occurredAt));
   }
 
   /** Appends many entries in the caller's transaction. */
   async function appendManyIn(trx: Tx, entries: AuditEntry[]): Promise<void> {
-    await queries.insertMany(trx, await chainIn(trx, entries));
+    await queries.insertMany(await chainIn(trx, entries), trx);
   }
 
   async function appendIn(trx: Tx, entry: AuditEntry): Promise<string> {
     const [row] = await chainIn(trx, [entry]);
-    await queries.insertMany(trx, [row!]);
+    await queries.insertMany([row!], trx);
     return row!.id;
   }
 

@@ -20,11 +20,11 @@ function memoryQueries() {
         throw error;
       }
     },
-    lockTails: async (_trx: Tx, tenantIds: readonly string[]) => {
+    lockTails: async (tenantIds: readonly string[], _trx: Tx) => {
       state.locks += tenantIds.length;
       return new Map(tenantIds.flatMap((tenantId) => rows.filter((row) => row.tenant_id === tenantId).slice(-1).map((row) => [tenantId, row] as const)));
     },
-    insertMany: async (_trx: Tx, inserted: readonly AuditRow[]) => {
+    insertMany: async (inserted: readonly AuditRow[], _trx: Tx) => {
       if (inserted.some((row) => row.action === state.failNextInsertOf)) throw new Error("refused by the database");
       rows.push(...inserted);
     },

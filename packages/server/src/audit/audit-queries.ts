@@ -42,7 +42,7 @@ const AUDIT_COLUMNS = [
   "end_user_id",
 ] as const satisfies readonly (keyof AuditRow)[];
 
-export function createAuditQueries(store: Pick<Store, "db" | "kind">) {
+export function createAuditQueries(store: Pick<Store, "db" | "kind" | "transaction">) {
   const { db } = store;
   // Every append runs these: compiled once (store/prepared.ts).
   const insertRows = preparedInsert<AuditRow>(store, AUDIT_COLUMNS, (executor, rows) => executor.insertInto("audit_events").values(rows));
@@ -53,7 +53,7 @@ export function createAuditQueries(store: Pick<Store, "db" | "kind">) {
   );
 
   /** SQLite has one writer at a time, so the chains need no lock: each tail is one lookup. */
-  async function sqliteTails(trx: Tx, tenantIds: readonly string[]) {
+  async function sqliteTails(tenantIds: readonly string[], trx: Tx) {
     const tails = new Map<string, ChainLink>();
     for (const tenantId of tenantIds) {
       const [last] = await lastLinkOf(trx, tenantId);
@@ -63,26 +63,27 @@ export function createAuditQueries(store: Pick<Store, "db" | "kind">) {
   }
 
   /** PostgreSQL: the locks and the lookups in one round trip (migration 0010-audit-chain-tails). */
-  async function postgresTails(trx: Tx, tenantIds: readonly string[]) {
+  async function postgresTails(tenantIds: readonly string[], trx: Tx) {
     const query = CompiledQuery.raw("select chain_tenant_id, last_seq, last_hash from audit_chain_tails($1)", [tenantIds]);
     const { rows } = await trx.executeQuery<{ chain_tenant_id: string; last_seq: number; last_hash: string }>(query);
     return new Map(rows.map((row): [string, ChainLink] => [row.chain_tenant_id, { seq: row.last_seq, hash: row.last_hash }]));
   }
 
   return {
-    transaction: <T>(work: (trx: Tx) => Promise<T>) => db.transaction().execute(work),
+    /** The store's transaction (retried on a lost race: the standalone appends are database work only). */
+    transaction: store.transaction,
 
     /**
      * Holds the tenants' chains for the rest of `trx`, locked in the order given, and answers each
      * chain's last row (none for a tenant without events yet).
      */
-    lockTails: (trx: Tx, tenantIds: readonly string[]): Promise<Map<string, ChainLink>> =>
-      store.kind === "postgres" ? postgresTails(trx, tenantIds) : sqliteTails(trx, tenantIds),
+    lockTails: (tenantIds: readonly string[], trx: Tx): Promise<Map<string, ChainLink>> =>
+      store.kind === "postgres" ? postgresTails(tenantIds, trx) : sqliteTails(tenantIds, trx),
 
     /** The INSERTs of chained rows, for the caller to run in the transaction that holds their chains. */
     insertStatements: (rows: readonly AuditRow[]): Statement[] => insertRows(rows),
 
-    insertMany: (trx: Tx, rows: readonly AuditRow[]): Promise<void> => runTogether(store, trx, insertRows(rows)),
+    insertMany: (rows: readonly AuditRow[], trx: Tx): Promise<void> => runTogether(store, trx, insertRows(rows)),
 
     /** A page of the tenant's events, newest first. */
     list(tenantId: string, filter: AuditFilter): Promise<AuditRow[]> {

@@ -35,7 +35,7 @@ export type FinalizeResult = {
 };
 
 export type PeriodFinalizerDeps = {
-  store: Pick<Store, "db" | "lock">;
+  store: Pick<Store, "db" | "lock" | "transaction">;
   clock: Clock;
   queries: BillingQueries;
   metering: Pick<MeteringService, "mode" | "sync" | "usageByEnv" | "status">;
@@ -130,7 +130,7 @@ export function createPeriodFinalizer(deps: PeriodFinalizerDeps) {
     // Report the period, and anything still pending before it, before freezing; outside the
     // transaction: the processor may be remote.
     await metering.sync(tenantId, Number.POSITIVE_INFINITY, { throughPeriod: period });
-    return store.db.transaction().execute(async (trx) => {
+    return store.transaction(async (trx) => {
       await store.lock(trx, `billing:${tenantId}`);
       const existing = await queries.findFinalized(tenantId, period, trx);
       if (existing) {

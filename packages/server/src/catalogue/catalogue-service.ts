@@ -29,7 +29,7 @@ export type ImportInput = { document: unknown; operation_ids?: string[] | undefi
 export const MAX_OPENAPI_DOCUMENT_BYTES = 2 * 1024 * 1024;
 
 type CatalogueServiceDeps = {
-  store: Pick<Store, "db" | "lock">;
+  store: Pick<Store, "db" | "lock" | "transaction">;
   queries: CatalogueQueries;
   checks: ReturnType<typeof createDeclarationChecks>;
   catalogue: Pick<TenantCatalogue, "builtIn" | "invalidate">;
@@ -84,7 +84,7 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
   /** Writes inside one transaction with its audit event; a name taken meanwhile is a 409. */
   async function write(tenantId: string, work: (trx: Tx) => Promise<void>, taken: string) {
     try {
-      await store.db.transaction().execute(work);
+      await store.transaction(work);
     } catch (error) {
       if (isUniqueViolation(error)) throw new BrokerError("conflict", `${taken} already exists`);
       throw error;

@@ -15,7 +15,6 @@ import { checkConnectInputs, resolveApiBase, plainValues, type StoredConnectionV
 import { flowOriginsOf, originChange, originsOf, describeChange } from "../providers/credential-origins.js";
 import type { UpstreamClient } from "../providers/upstream-client.js";
 import type { Store, Tx } from "../store/database.js";
-import { retryingTransaction } from "../store/retrying-transaction.js";
 import type { Vault } from "../vault/vault.js";
 import { openTokens, sealTokens } from "./credential-bundle.js";
 import type { ConnectionCache } from "./connection-cache.js";
@@ -51,7 +50,7 @@ export type CompletedConnect = { connectionId: string; tenantId: string; provide
 
 type ConnectionServiceDeps = {
   cache: Pick<ConnectionCache, "invalidate">;
-  store: Pick<Store, "db">;
+  store: Pick<Store, "db" | "transaction">;
   queries: ConnectionQueries;
   vault: Pick<Vault, "seal" | "open" | "status">;
   oauthClient: OAuthClient;
@@ -310,7 +309,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
    */
   async function storeNew(connection: Connection, connectSessionId: string | null, stateHash: string): Promise<boolean> {
     const { id, tenantId, provider, env, endUserId, displayName } = connection;
-    return store.db.transaction().execute(async (trx) => {
+    return store.transaction(async (trx) => {
       if (!(await queries.holdState(stateHash, trx))) return false;
       await queries.insertConnection(connection, trx);
       await deps.audit.appendIn(trx, {
@@ -345,7 +344,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       if (connection.status === "revoked") return present(connection);
       const upstream = await upstreamRevocation.revoke(connection);
       const at = clock.now().toISOString();
-      const revoked = await retryingTransaction(store.db, (trx) => recordRevocation(trx, connection, actor, upstream, at));
+      const revoked = await store.transaction((trx) => recordRevocation(trx, connection, actor, upstream, at));
       // After the commit: invalidating earlier lets a concurrent read cache the connection as it was.
       deps.cache.invalidate(id);
       if (revoked) return present({ ...connection, status: "revoked", credentialSealed: null, revokedAt: at, updatedAt: at, upstreamRevocation: upstream.outcome });

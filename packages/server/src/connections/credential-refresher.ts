@@ -17,8 +17,7 @@ import type { Clock } from "../clock.js";
 import { BrokerError } from "../errors.js";
 import type { EventOutbox } from "../events/event-outbox.js";
 import type { TokenSet } from "../providers/provider-types.js";
-import type { Db, Executor, Store } from "../store/database.js";
-import { retryingTransaction } from "../store/retrying-transaction.js";
+import type { Executor, Store } from "../store/database.js";
 import type { Vault } from "../vault/vault.js";
 import { openTokens, sealTokens } from "./credential-bundle.js";
 import { createLastUsedRecorder } from "../ttl-cache.js";
@@ -34,7 +33,7 @@ import { UpstreamOAuthError, type OAuthClient } from "./oauth-client.js";
 /** Refresh this long before `expires_at`, so a token never expires mid-call. */
 export const REFRESH_MARGIN_MS = 60_000;
 type RefresherDeps = {
-  store: Pick<Store, "db" | "kind" | "lock">;
+  store: Pick<Store, "db" | "kind" | "lock" | "transaction">;
   queries: ConnectionQueries;
   vault: Pick<Vault, "seal" | "open">;
   oauthClient: Pick<OAuthClient, "refresh" | "revoke">;
@@ -70,7 +69,7 @@ export function createCredentialRefresher(deps: RefresherDeps) {
   /** Expires an active connection with why it needs a reconnect; `reason` is what the audit and the event say. */
   async function markExpired(connection: Connection, reconnect: ReconnectReason, reason: string, data: Record<string, unknown> = {}) {
     const at = clock.now().toISOString();
-    await retryingTransaction(store.db, async (trx) => {
+    await store.transaction(async (trx) => {
       const changed = await queries.markExpired(connection.id, at, reconnect, trx);
       if (Number(changed.numUpdatedRows) === 0) return;
       await deps.audit.appendIn(trx, {
@@ -184,10 +183,10 @@ export function createCredentialRefresher(deps: RefresherDeps) {
     try {
       if (store.kind !== "postgres") return await refreshRow(store.db, connection.id, connection.tenantId, ownMark, force, staleAccessToken);
       // Never retried as a whole: it spends a refresh token at the provider.
-      return await (store.db as Db).transaction().execute(async (trx) => {
+      return await store.transaction(async (trx) => {
         await store.lock(trx, `refresh:${connection.id}`);
         return refreshRow(trx, connection.id, connection.tenantId, ownMark, force, staleAccessToken);
-      });
+      }, { retryOnConflict: false });
     } catch (error) {
       // Cleared after PostgreSQL's transaction, which rolls back whatever it wrote when it fails.
       if (answeredRefusals.has(error as object)) await queries.clearRefreshMark(connection.id).catch(() => undefined);

@@ -37,7 +37,7 @@ export function createEventOutbox({ queries, clock }: { queries: EventQueries; c
       const id = randomUUID();
       const timestamp = clock.now().toISOString();
       const payload: EventPayload = { type: event.type, timestamp, data: event.data };
-      await queries.insert(trx, { id, tenant_id: event.tenantId, type: event.type, occurred_at: timestamp, payload: JSON.stringify(payload), dispatched_at: null });
+      await queries.insert({ id, tenant_id: event.tenantId, type: event.type, occurred_at: timestamp, payload: JSON.stringify(payload), dispatched_at: null }, trx);
       return id;
     },
   };

@@ -8,7 +8,7 @@ import type { EventsTable } from "../store/schema.js";
 
 export function createEventQueries() {
   return {
-    insert: (trx: Tx, row: EventsTable) => trx.insertInto("events").values(row).execute(),
+    insert: (row: EventsTable, trx: Tx) => trx.insertInto("events").values(row).execute(),
   };
 }
 

@@ -40,7 +40,7 @@ const CLAIM_COLUMNS = [
 type CompletionRow = Pick<IdempotencyRow, "tenant_id" | "env" | "agent_app_id" | "key" | "invocation_id"> & { response_status: number };
 const COMPLETION_COLUMNS = ["tenant_id", "env", "agent_app_id", "key", "invocation_id", "response_status"] as const satisfies readonly (keyof CompletionRow)[];
 
-export function createIdempotencyQueries(store: Pick<Store, "db" | "kind">) {
+export function createIdempotencyQueries(store: Pick<Store, "db" | "kind" | "transaction">) {
   const { db } = store;
   // Every call with a key claims it: compiled once per row count (store/prepared.ts).
   const insertClaimRows = preparedInsert<IdempotencyRow>(store, CLAIM_COLUMNS, (executor, rows) =>
@@ -82,7 +82,7 @@ export function createIdempotencyQueries(store: Pick<Store, "db" | "kind">) {
         return inserted;
       };
       // One statement commits on its own; the pieces of a larger batch commit together.
-      return statements.length === 1 ? insert(db) : db.transaction().execute(insert);
+      return statements.length === 1 ? insert(db) : store.transaction(insert);
     },
 
     find: (scope: IdempotencyScope, executor: Executor = db): Promise<StoredClaim | undefined> =>

@@ -39,7 +39,7 @@ const toInfo = (row: ControlKeysTable): ControlKeyInfo => ({
  */
 const KEY_CACHE_TTL_MS = 2_000;
 
-type ControlKeyServiceDeps = { store: Pick<Store, "db">; queries: ControlKeyQueries; clock: Clock; audit: Pick<AuditLog, "appendIn"> };
+type ControlKeyServiceDeps = { store: Pick<Store, "db" | "transaction">; queries: ControlKeyQueries; clock: Clock; audit: Pick<AuditLog, "appendIn"> };
 
 export function createControlKeyService({ store, queries, clock, audit }: ControlKeyServiceDeps) {
   const verified = createTtlCache<ControlKeyPrincipal>({ clock, ttlMs: KEY_CACHE_TTL_MS });
@@ -60,7 +60,7 @@ export function createControlKeyService({ store, queries, clock, audit }: Contro
         revoked_at: null,
         last_used_at: null,
       };
-      await store.db.transaction().execute(async (trx) => {
+      await store.transaction(async (trx) => {
         await queries.insert(row, trx);
         await audit.appendIn(trx, {
           tenantId,
@@ -83,11 +83,12 @@ export function createControlKeyService({ store, queries, clock, audit }: Contro
       if (!row) throw notFound("control key");
       if (row.revoked_at) return toInfo(row);
       const revokedAt = clock.now().toISOString();
-      await store.db.transaction().execute(async (trx) => {
+      await store.transaction(async (trx) => {
         await queries.markRevoked(id, revokedAt, trx);
-        verified.delete(row.key_hash);
         await audit.appendIn(trx, { tenantId, actor, action: "control_key.revoked", target: { type: "control_key", id } });
       });
+      // After the commit: a transaction may run twice, and only a committed revocation is forgotten.
+      verified.delete(row.key_hash);
       return toInfo({ ...row, revoked_at: revokedAt });
     },
 

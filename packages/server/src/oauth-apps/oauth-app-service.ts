@@ -74,7 +74,7 @@ export function createOAuthAppService({ store, queries, vault, catalogue, audit,
       created_at: now,
       retired_at: null,
     };
-    await store.db.transaction().execute(async (trx) => {
+    await store.transaction(async (trx) => {
       const replaced = await queries.retireCurrent(key, "replaced", now, trx);
       await queries.insert(row, trx);
       await audit.appendIn(trx, {
@@ -90,7 +90,7 @@ export function createOAuthAppService({ store, queries, vault, catalogue, audit,
 
   async function rotateSecret(row: OAuthAppRow, secret: string, actor: AuditActor): Promise<OAuthAppView> {
     const rotated = { ...row, client_secret_sealed: await vault.seal(secretContext(row), secret), client_secret_hint: hintOf(secret) };
-    await store.db.transaction().execute(async (trx) => {
+    await store.transaction(async (trx) => {
       await queries.replaceSecret(row.id, rotated.client_secret_sealed, rotated.client_secret_hint, trx);
       await audit.appendIn(trx, {
         tenantId: row.tenant_id,
@@ -135,7 +135,7 @@ export function createOAuthAppService({ store, queries, vault, catalogue, audit,
     /** Connects fall back to the broker-wide client; existing connections keep refreshing with this app. */
     async remove(tenantId: string, providerId: string, env: TestOrLive, actor: AuditActor): Promise<void> {
       const row = await current(tenantId, providerId, env);
-      await store.db.transaction().execute(async (trx) => {
+      await store.transaction(async (trx) => {
         await queries.retireCurrent({ tenantId, env, provider: row.provider }, "removed", clock.now().toISOString(), trx);
         await audit.appendIn(trx, { tenantId, actor, action: "oauth_app.removed", target: { type: "oauth_app", id: row.id }, data: { provider: row.provider, env } });
       });

@@ -18,7 +18,7 @@ import { createTtlCache } from "../ttl-cache.js";
 const CACHE_TTL_MS = 5_000;
 const MAX_COMPILED = 10_000;
 
-type PolicyServiceDeps = { store: Pick<Store, "db" | "lock">; queries: PolicyQueries; audit: Pick<AuditLog, "appendIn">; clock: Clock; catalogue: ScopedTools };
+type PolicyServiceDeps = { store: Pick<Store, "db" | "lock" | "transaction">; queries: PolicyQueries; audit: Pick<AuditLog, "appendIn">; clock: Clock; catalogue: ScopedTools };
 
 export function createPolicyService({ store, queries, audit, clock, catalogue }: PolicyServiceDeps) {
   const cache = createTtlCache<CompiledPolicy>({ clock, ttlMs: CACHE_TTL_MS });
@@ -53,7 +53,7 @@ export function createPolicyService({ store, queries, audit, clock, catalogue }:
     async put(tenantId: string, env: TestOrLive, rules: PolicyRule[], actor: AuditActor) {
       validateRules(rules, (await catalogue.view({ tenantId, env })).tools.names());
       const at = clock.now().toISOString();
-      const version = await store.db.transaction().execute(async (trx) => {
+      const version = await store.transaction(async (trx) => {
         await store.lock(trx, `policy:${tenantId}:${env}`);
         const current = await queries.latest(tenantId, env, trx);
         const next = (current?.version ?? 0) + 1;

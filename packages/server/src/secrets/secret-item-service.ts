@@ -39,7 +39,7 @@ const present = (row: SecretItemsTable) => ({
 });
 
 type SecretItemDeps = {
-  store: Pick<Store, "db">;
+  store: Pick<Store, "db" | "transaction">;
   queries: SecretItemQueries;
   vault: Pick<Vault, "seal" | "open">;
   catalogue: ScopedProviders;
@@ -96,7 +96,7 @@ export function createSecretItemService({ store, queries, vault, catalogue, audi
       connection_values: Object.keys(values).length ? JSON.stringify(values) : null,
     };
     if (await queries.findByName(row)) throw new BrokerError("conflict", `a secret item named "${input.name}" already exists for ${provider.id} in ${input.env}`);
-    await store.db.transaction().execute(async (trx) => {
+    await store.transaction(async (trx) => {
       await queries.insert(row, trx);
       await audit.appendIn(trx, {
         tenantId,
@@ -111,7 +111,7 @@ export function createSecretItemService({ store, queries, vault, catalogue, audi
   }
 
   async function remove(row: SecretItemsTable, actor: AuditActor) {
-    await store.db.transaction().execute(async (trx) => {
+    await store.transaction(async (trx) => {
       await queries.delete(row.id, trx);
       await audit.appendIn(trx, {
         tenantId: row.tenant_id,
@@ -182,7 +182,7 @@ export function createSecretItemService({ store, queries, vault, catalogue, audi
       }
       const change = originChange(item.origins, current, "api_key");
       if (!change) return;
-      await store.db.transaction().execute(async (trx) => {
+      await store.transaction(async (trx) => {
         if ((await queries.markOriginChanged({ tenantId: item.tenantId, id: item.id }, current, trx)) === 0) return;
         await audit.appendIn(trx, {
           tenantId: item.tenantId,

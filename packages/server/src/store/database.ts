@@ -20,9 +20,12 @@ export type Store = {
   kind: StoreKind;
   /**
    * The one way to open a transaction: `work` runs in it, and runs again when the database
-   * aborted it for losing a race (store/retrying-transaction.ts), so it must only use `trx`.
+   * aborted it for losing a race (store/retrying-transaction.ts), so it must only use `trx`:
+   * nothing sent, no memory changed (do that after the commit). Work that must not run twice (it
+   * sends something) passes `retryOnConflict: false` and gets one attempt, saying why. Only the
+   * migrations open transactions of their own: they get a bare Kysely from the migrator.
    */
-  transaction<T>(work: (trx: Tx) => Promise<T>): Promise<T>;
+  transaction<T>(work: (trx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * Serialises a critical section across processes for the rest of `trx`. SQLite already runs one
    * writer at a time through Kysely's single connection, so only PostgreSQL needs a lock.
@@ -32,6 +35,14 @@ export type Store = {
   ping(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 };
+
+export type TransactionOptions = { retryOnConflict?: boolean };
+
+/** A transaction of `work`, retried on transient conflicts unless `retryOnConflict` is false. */
+function transactionOf(db: Db) {
+  return <T>(work: (trx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> =>
+    options?.retryOnConflict === false ? db.transaction().execute(work) : retryingTransaction(db, work);
+}
 
 export type StoreOptions = { databaseUrl?: string | undefined; dataDir: string; sqliteFile?: string };
 
@@ -79,7 +90,7 @@ function openSqlite(file: string): Store {
   return {
     db,
     kind: "sqlite",
-    transaction: (work) => retryingTransaction(db, work),
+    transaction: transactionOf(db),
     lock: async () => {},
     ping: async () => {
       fileCheck?.(true);
@@ -205,7 +216,7 @@ function openPostgres(connectionString: string): Store {
   return {
     db,
     kind: "postgres",
-    transaction: (work) => retryingTransaction(db, work),
+    transaction: transactionOf(db),
     lock: async (trx, key) => {
       await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
     },

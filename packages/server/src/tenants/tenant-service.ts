@@ -10,7 +10,7 @@ import type { TenantQueries } from "./tenant-queries.js";
 export type Role = TenantMembersTable["role"];
 export type Membership = { memberId: string; tenantId: TenantId; role: Role };
 
-type TenantServiceDeps = { store: Pick<Store, "db" | "lock">; queries: TenantQueries; clock: Clock; audit: Pick<AuditLog, "appendIn"> };
+type TenantServiceDeps = { store: Pick<Store, "db" | "lock" | "transaction">; queries: TenantQueries; clock: Clock; audit: Pick<AuditLog, "appendIn"> };
 
 export function createTenantService({ store, queries, clock, audit }: TenantServiceDeps) {
 
@@ -18,7 +18,7 @@ export function createTenantService({ store, queries, clock, audit }: TenantServ
     async create(name: string, admin: { issuer: string; subject: string }) {
       const tenantId = randomUUID() as TenantId;
       const now = clock.now().toISOString();
-      await store.db.transaction().execute(async (trx) => {
+      await store.transaction(async (trx) => {
         await queries.insertTenant({ id: tenantId, name, plan_id: "free", created_at: now }, trx);
         await queries.upsertMember({ id: randomUUID(), tenant_id: tenantId, ...admin, role: "admin", created_at: now }, trx);
         await audit.appendIn(trx, {
@@ -44,7 +44,7 @@ export function createTenantService({ store, queries, clock, audit }: TenantServ
     async addMember(tenantId: string, member: { issuer: string; subject: string; role: Role }, actor: string) {
       await this.get(tenantId);
       const now = clock.now().toISOString();
-      await store.db.transaction().execute(async (trx) => {
+      await store.transaction(async (trx) => {
         await queries.upsertMember({ id: randomUUID(), tenant_id: tenantId, ...member, created_at: now }, trx);
         await audit.appendIn(trx, {
           tenantId,

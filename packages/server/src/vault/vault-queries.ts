@@ -10,7 +10,7 @@ export type WrappedDataKey = Pick<DataKeyRow, "id" | "tenant_id" | "master_kid" 
 
 const WRAPPED_KEY_COLUMNS = ["id", "tenant_id", "master_kid", "wrapped_key"] as const;
 
-export function createVaultQueries({ db }: Pick<Store, "db">) {
+export function createVaultQueries({ db, transaction }: Pick<Store, "db" | "transaction">) {
   return {
     findDataKey: (tenantId: string, id: string): Promise<WrappedDataKey | undefined> =>
       db.selectFrom("tenant_data_keys").select(WRAPPED_KEY_COLUMNS).where("id", "=", id).where("tenant_id", "=", tenantId).executeTakeFirst(),
@@ -31,7 +31,7 @@ export function createVaultQueries({ db }: Pick<Store, "db">) {
 
     /** One transaction per batch, so a rotation stopped half-way leaves whole batches done. */
     async rewrapDataKeys(rewrapped: readonly Pick<DataKeyRow, "id" | "master_kid" | "wrapped_key">[]): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await transaction(async (trx) => {
         for (const { id, master_kid, wrapped_key } of rewrapped) {
           await trx.updateTable("tenant_data_keys").set({ master_kid, wrapped_key }).where("id", "=", id).execute();
         }

@@ -69,7 +69,7 @@ export function createDeliveryAttempts({ deliveries, endpoints, vault, sender, a
       last_latency_ms: result.latencyMs,
     };
     if (verdict === "succeeded") {
-      await endpoints.updateEndpoint(trx, endpoint.tenant_id, endpoint.id, { ...last, consecutive_failures: 0, failing_since: null });
+      await endpoints.updateEndpoint(endpoint.tenant_id, endpoint.id, { ...last, consecutive_failures: 0, failing_since: null }, trx);
       return;
     }
     const streak = { failingSince: endpoint.failing_since ?? at, consecutiveFailures: endpoint.consecutive_failures + 1 };
@@ -77,12 +77,12 @@ export function createDeliveryAttempts({ deliveries, endpoints, vault, sender, a
     const disabled: EndpointPatch = disable
       ? { status: "disabled", disabled_reason: disable.reason, disabled_message: disable.message, disabled_at: now.toISOString(), updated_at: now.toISOString() }
       : {};
-    await endpoints.updateEndpoint(trx, endpoint.tenant_id, endpoint.id, {
+    await endpoints.updateEndpoint(endpoint.tenant_id, endpoint.id, {
       ...last,
       consecutive_failures: streak.consecutiveFailures,
       failing_since: streak.failingSince,
       ...disabled,
-    });
+    }, trx);
     if (disable) {
       await audit.appendIn(trx, {
         tenantId: endpoint.tenant_id,
@@ -105,11 +105,11 @@ export function createDeliveryAttempts({ deliveries, endpoints, vault, sender, a
     const now = clock.now();
     await deliveries.transaction(async (trx) => {
       // The endpoint first, as deleting it locks it before its deliveries: the other order deadlocks.
-      const endpoint = await deliveries.lockEndpoint(trx, delivery.endpoint_id);
+      const endpoint = await deliveries.lockEndpoint(delivery.endpoint_id, trx);
       if (!endpoint) return;
       // Recorded only while this worker still holds the lease: if the endpoint was deleted, or
       // the lease lapsed and another worker took the attempt over, that is not ours to record.
-      const held = await deliveries.finishLeasedAttempt(trx, delivery.id, delivery.lease_token!, {
+      const held = await deliveries.finishLeasedAttempt(delivery.id, delivery.lease_token!, {
         status: retry ? "pending" : outcome === "succeeded" ? "succeeded" : "failed",
         attempt_count: attemptNumber,
         next_attempt_at: retry ? nextAttemptAt(now, attemptNumber, result.kind === "response" ? result.retryAfterMs : undefined, random).toISOString() : null,
@@ -118,9 +118,9 @@ export function createDeliveryAttempts({ deliveries, endpoints, vault, sender, a
         last_http_status: httpStatus,
         last_error: error,
         completed_at: retry ? null : now.toISOString(),
-      });
+      }, trx);
       if (!held) return;
-      await deliveries.insertAttempt(trx, {
+      await deliveries.insertAttempt({
         id: randomUUID(),
         delivery_id: delivery.id,
         tenant_id: delivery.tenant_id,
@@ -132,7 +132,7 @@ export function createDeliveryAttempts({ deliveries, endpoints, vault, sender, a
         http_status: httpStatus,
         error,
         latency_ms: result.latencyMs,
-      });
+      }, trx);
       await recordEndpointHealth(trx, endpoint, verdict, result, at);
     });
     return { deliveryId: delivery.id, eventId: delivery.event_id, outcome, httpStatus, error, latencyMs: result.latencyMs };

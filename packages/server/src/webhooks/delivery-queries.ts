@@ -5,7 +5,6 @@
  */
 import type { ExpressionBuilder, Updateable } from "kysely";
 import type { Executor, Store, Tx } from "../store/database.js";
-import { retryingTransaction } from "../store/retrying-transaction.js";
 import type { Database, EventsTable, WebhookAttemptsTable, WebhookDeliveriesTable } from "../store/schema.js";
 import type { EndpointRow } from "./webhook-queries.js";
 import type { WebhookDeliveryView } from "./webhook-schemas.js";
@@ -29,37 +28,37 @@ export type DeliveryPage = { status?: DeliveryRow["status"] | undefined; before?
 
 const INSERT_CHUNK = 200;
 
-export function createDeliveryQueries({ db, kind }: Pick<Store, "db" | "kind">) {
+export function createDeliveryQueries({ db, kind, transaction }: Pick<Store, "db" | "kind" | "transaction">) {
   const onPostgres = kind === "postgres";
   const leaseIsFree = (now: string) => (eb: ExpressionBuilder<Database, "webhook_deliveries">) =>
     eb.or([eb("lease_until", "is", null), eb("lease_until", "<=", now)]);
 
   return {
-    transaction: <T>(work: (trx: Tx) => Promise<T>) => retryingTransaction(db, work),
+    transaction,
 
     /** Marks a batch of undispatched events as dispatched and returns them (the caller's transaction). */
-    async takeUndispatchedEvents(trx: Tx, now: string, batch: number): Promise<EventsTable[]> {
+    async takeUndispatchedEvents(now: string, batch: number, trx: Tx): Promise<EventsTable[]> {
       let pick = trx.selectFrom("events").select("id").where("dispatched_at", "is", null).orderBy("occurred_at").limit(batch);
       if (onPostgres) pick = pick.forUpdate().skipLocked();
       return trx.updateTable("events").set({ dispatched_at: now }).where("id", "in", pick).where("dispatched_at", "is", null).returningAll().execute();
     },
 
-    markEventDispatched: (trx: Tx, eventId: string, now: string) =>
+    markEventDispatched: (eventId: string, now: string, trx: Tx) =>
       trx.updateTable("events").set({ dispatched_at: now }).where("id", "=", eventId).execute(),
 
-    findEvent: (trx: Tx, eventId: string) => trx.selectFrom("events").selectAll().where("id", "=", eventId).executeTakeFirstOrThrow(),
+    findEvent: (eventId: string, trx: Tx) => trx.selectFrom("events").selectAll().where("id", "=", eventId).executeTakeFirstOrThrow(),
 
     /**
      * Enabled endpoints of these tenants, kept from being deleted until `trx` ends (PostgreSQL
      * `FOR KEY SHARE`), so the deliveries inserted for them next cannot reference a deleted row.
      */
-    enabledEndpointsOf(trx: Tx, tenantIds: string[]): Promise<Pick<EndpointRow, "id" | "tenant_id" | "event_types">[]> {
+    enabledEndpointsOf(tenantIds: string[], trx: Tx): Promise<Pick<EndpointRow, "id" | "tenant_id" | "event_types">[]> {
       let query = trx.selectFrom("webhook_endpoints").select(["id", "tenant_id", "event_types"]).where("tenant_id", "in", tenantIds).where("status", "=", "enabled");
       if (onPostgres) query = query.orderBy("id").forKeyShare();
       return query.execute();
     },
 
-    async insertDeliveries(trx: Tx, rows: DeliveryRow[]): Promise<void> {
+    async insertDeliveries(rows: DeliveryRow[], trx: Tx): Promise<void> {
       for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
         await trx
           .insertInto("webhook_deliveries")
@@ -96,15 +95,15 @@ export function createDeliveryQueries({ db, kind }: Pick<Store, "db" | "kind">) 
           .execute();
       };
       // SQLite: the conditional UPDATE is the claim (one writer at a time); PostgreSQL: row locks.
-      return onPostgres ? retryingTransaction(db, claim) : claim(db);
+      return onPostgres ? transaction(claim) : claim(db);
     },
 
-    insertDelivery: (trx: Tx, row: DeliveryRow) => trx.insertInto("webhook_deliveries").values(row).execute(),
+    insertDelivery: (row: DeliveryRow, trx: Tx) => trx.insertInto("webhook_deliveries").values(row).execute(),
 
-    insertAttempt: (trx: Tx, row: AttemptRow) => trx.insertInto("webhook_attempts").values(row).execute(),
+    insertAttempt: (row: AttemptRow, trx: Tx) => trx.insertInto("webhook_attempts").values(row).execute(),
 
     /** Applies an attempt's result only while this worker still holds the lease. */
-    async finishLeasedAttempt(trx: Tx, id: string, leaseToken: string, patch: DeliveryPatch): Promise<boolean> {
+    async finishLeasedAttempt(id: string, leaseToken: string, patch: DeliveryPatch, trx: Tx): Promise<boolean> {
       const result = await trx
         .updateTable("webhook_deliveries")
         .set({ ...patch, lease_until: null, lease_token: null })
@@ -122,7 +121,7 @@ export function createDeliveryQueries({ db, kind }: Pick<Store, "db" | "kind">) 
      * Taken before any of its delivery rows, in the order a delete of the endpoint takes them
      * (the endpoint, then its deliveries by cascade), so the two never deadlock.
      */
-    async lockEndpoint(trx: Tx, id: string): Promise<EndpointRow | undefined> {
+    async lockEndpoint(id: string, trx: Tx): Promise<EndpointRow | undefined> {
       let query = trx.selectFrom("webhook_endpoints").selectAll().where("id", "=", id);
       if (onPostgres) query = query.forUpdate();
       return query.executeTakeFirst();
@@ -138,7 +137,7 @@ export function createDeliveryQueries({ db, kind }: Pick<Store, "db" | "kind">) 
         .executeTakeFirst(),
 
     /** Schedules one more attempt now, unless a worker is attempting it at this moment. */
-    async requeue(trx: Tx, id: string, now: string, maxAttempts: number): Promise<boolean> {
+    async requeue(id: string, now: string, maxAttempts: number, trx: Tx): Promise<boolean> {
       const result = await trx
         .updateTable("webhook_deliveries")
         .set({ status: "pending", next_attempt_at: now, next_trigger: "manual", max_attempts: maxAttempts, completed_at: null })

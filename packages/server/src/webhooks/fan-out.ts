@@ -47,13 +47,13 @@ export function createFanOut({ deliveries, clock }: FanOutDeps) {
   async function dispatchBatch(): Promise<number> {
     const now = clock.now().toISOString();
     return deliveries.transaction(async (trx) => {
-      const events = await deliveries.takeUndispatchedEvents(trx, now, BATCH);
+      const events = await deliveries.takeUndispatchedEvents(now, BATCH, trx);
       if (events.length === 0) return 0;
-      const endpoints = await deliveries.enabledEndpointsOf(trx, [...new Set(events.map((e) => e.tenant_id))]);
+      const endpoints = await deliveries.enabledEndpointsOf([...new Set(events.map((e) => e.tenant_id))], trx);
       const subscribed = (event: EventsTable) =>
         endpoints.filter((e: Pick<EndpointRow, "id" | "tenant_id" | "event_types">) => e.tenant_id === event.tenant_id && endpointWants(e, event.type));
       const rows = events.flatMap((event) => subscribed(event).map((endpoint) => newDelivery(event, endpoint.id, now)));
-      await deliveries.insertDeliveries(trx, rows);
+      await deliveries.insertDeliveries(rows, trx);
       return events.length;
     });
   }

@@ -2,7 +2,6 @@
 import type { Updateable } from "kysely";
 import type { EventType } from "../events/event-outbox.js";
 import type { Executor, Store, Tx } from "../store/database.js";
-import { retryingTransaction } from "../store/retrying-transaction.js";
 import type { WebhookEndpointsTable } from "../store/schema.js";
 import type { Sealed } from "../shared/sealed.js";
 import type { WebhookEndpointView } from "./webhook-schemas.js";
@@ -45,15 +44,15 @@ export function toEndpointView(row: EndpointRow): WebhookEndpointView {
   };
 }
 
-export function createWebhookQueries({ db, kind }: Pick<Store, "db" | "kind">) {
+export function createWebhookQueries({ db, kind, transaction }: Pick<Store, "db" | "kind" | "transaction">) {
   const onPostgres = kind === "postgres";
   const changed = (result: { numUpdatedRows?: bigint; numDeletedRows?: bigint }) =>
     Number(result.numUpdatedRows ?? result.numDeletedRows ?? 0n) > 0;
 
   return {
-    transaction: <T>(work: (trx: Tx) => Promise<T>) => retryingTransaction(db, work),
+    transaction,
 
-    insertEndpoint: (trx: Tx, row: EndpointRow) => trx.insertInto("webhook_endpoints").values(row).execute(),
+    insertEndpoint: (row: EndpointRow, trx: Tx) => trx.insertInto("webhook_endpoints").values(row).execute(),
 
     async countEndpoints(tenantId: string, executor: Executor = db): Promise<number> {
       const row = await executor
@@ -76,19 +75,19 @@ export function createWebhookQueries({ db, kind }: Pick<Store, "db" | "kind">) {
      * endpoint are inserted after this, so a concurrent delete either comes first (undefined here:
      * 404) or waits for the commit and removes them with the endpoint.
      */
-    holdEndpoint(trx: Tx, tenantId: string, id: string) {
+    holdEndpoint(tenantId: string, id: string, trx: Tx) {
       let query = trx.selectFrom("webhook_endpoints").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id);
       if (onPostgres) query = query.forKeyShare();
       return query.executeTakeFirst();
     },
 
-    async updateEndpoint(trx: Tx, tenantId: string, id: string, patch: EndpointPatch): Promise<boolean> {
+    async updateEndpoint(tenantId: string, id: string, patch: EndpointPatch, trx: Tx): Promise<boolean> {
       const result = await trx.updateTable("webhook_endpoints").set(patch).where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
       return changed(result);
     },
 
     /** Compare-and-set on the sealed secret, so two concurrent rotations cannot both win. */
-    async replaceSecret(trx: Tx, tenantId: string, id: string, expectedSealed: Sealed, patch: EndpointPatch): Promise<boolean> {
+    async replaceSecret(tenantId: string, id: string, expectedSealed: Sealed, patch: EndpointPatch, trx: Tx): Promise<boolean> {
       const result = await trx
         .updateTable("webhook_endpoints")
         .set(patch)
@@ -99,7 +98,7 @@ export function createWebhookQueries({ db, kind }: Pick<Store, "db" | "kind">) {
       return changed(result);
     },
 
-    async deleteEndpoint(trx: Tx, tenantId: string, id: string): Promise<boolean> {
+    async deleteEndpoint(tenantId: string, id: string, trx: Tx): Promise<boolean> {
       const result = await trx.deleteFrom("webhook_endpoints").where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst();
       return changed(result);
     },

@@ -84,7 +84,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       updated_at: now,
     };
     await endpoints.transaction(async (trx) => {
-      await endpoints.insertEndpoint(trx, row);
+      await endpoints.insertEndpoint(row, trx);
       const data = { url: auditUrl(url), events: input.events ?? null, secret_prefix: row.secret_prefix };
       await audit.appendIn(trx, { tenantId, actor, action: "webhook.created", target: target(id), data });
     });
@@ -113,7 +113,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       updated_at: now,
     };
     await endpoints.transaction(async (trx) => {
-      if (!(await endpoints.updateEndpoint(trx, tenantId, id, patch))) throw notFound("webhook endpoint");
+      if (!(await endpoints.updateEndpoint(tenantId, id, patch, trx))) throw notFound("webhook endpoint");
       const data = {
         fields: Object.keys(input),
         ...(url ? { url: auditUrl(url) } : {}),
@@ -128,7 +128,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
 
   async function remove(tenantId: string, id: string, actor: AuditActor) {
     await endpoints.transaction(async (trx) => {
-      if (!(await endpoints.deleteEndpoint(trx, tenantId, id))) throw notFound("webhook endpoint");
+      if (!(await endpoints.deleteEndpoint(tenantId, id, trx))) throw notFound("webhook endpoint");
       await audit.appendIn(trx, { tenantId, actor, action: "webhook.deleted", target: target(id) });
     });
     return { id, deleted: true as const };
@@ -147,7 +147,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       updated_at: now.toISOString(),
     };
     await endpoints.transaction(async (trx) => {
-      if (!(await endpoints.replaceSecret(trx, tenantId, id, row.secret_sealed, patch))) {
+      if (!(await endpoints.replaceSecret(tenantId, id, row.secret_sealed, patch, trx))) {
         throw new BrokerError("conflict", "the secret was rotated or the endpoint deleted at the same time; try again");
       }
       const data = { secret_prefix: patch.secret_prefix, previous_secret_expires_at: patch.previous_secret_expires_at };
@@ -175,18 +175,18 @@ function deliveryOperations(deps: WebhookServiceDeps, requireEndpoint: (tenantId
     const now = clock.now();
     const delivery = await endpoints.transaction(async (trx) => {
       // Held until commit: a concurrent delete either came first (404) or removes this delivery with it.
-      if (!(await endpoints.holdEndpoint(trx, tenantId, id))) throw notFound("webhook endpoint");
+      if (!(await endpoints.holdEndpoint(tenantId, id, trx))) throw notFound("webhook endpoint");
       const eventId = await deps.events.emitIn(trx, { tenantId, type: "webhook.test", data: { endpoint_id: id, message: TEST_MESSAGE } });
       // Only this endpoint gets a test event: it never goes through the fan-out.
-      await deliveries.markEventDispatched(trx, eventId, now.toISOString());
-      const event = await deliveries.findEvent(trx, eventId);
+      await deliveries.markEventDispatched(eventId, now.toISOString(), trx);
+      const event = await deliveries.findEvent(eventId, trx);
       const row = newDelivery(event, id, now.toISOString(), {
         max_attempts: 1,
         next_trigger: "test",
         lease_until: new Date(now.getTime() + deps.leaseMs).toISOString(),
         lease_token: randomUUID(),
       });
-      await deliveries.insertDelivery(trx, row);
+      await deliveries.insertDelivery(row, trx);
       await audit.appendIn(trx, { tenantId, actor, action: "webhook.tested", target: target(id), data: { event_id: eventId } });
       return row;
     });
@@ -212,7 +212,7 @@ function deliveryOperations(deps: WebhookServiceDeps, requireEndpoint: (tenantId
     const now = clock.now().toISOString();
     await endpoints.transaction(async (trx) => {
       // Held until commit, so a concurrent delete of the endpoint is a 404, not a delivery "in progress".
-      const endpoint = await endpoints.holdEndpoint(trx, tenantId, endpointId);
+      const endpoint = await endpoints.holdEndpoint(tenantId, endpointId, trx);
       if (!endpoint) throw notFound("webhook endpoint");
       if (endpoint.status === "disabled") {
         throw new BrokerError("webhook_endpoint_disabled", "the endpoint is disabled; re-enable it before retrying deliveries", { reason: endpoint.disabled_reason });
@@ -221,7 +221,7 @@ function deliveryOperations(deps: WebhookServiceDeps, requireEndpoint: (tenantId
       if (!delivery) throw notFound("webhook delivery");
       // A finished delivery gets one more attempt; a pending one keeps what is left of its schedule.
       const maxAttempts = delivery.status === "pending" ? delivery.max_attempts : delivery.attempt_count + 1;
-      if (!(await deliveries.requeue(trx, deliveryId, now, maxAttempts))) {
+      if (!(await deliveries.requeue(deliveryId, now, maxAttempts, trx))) {
         throw new BrokerError("webhook_delivery_in_progress", "an attempt of this delivery is in progress; try again when it has finished");
       }
       const data = { delivery_id: deliveryId, event_id: delivery.event_id };

@@ -22,7 +22,7 @@ import { createWebhookService } from "./webhook-service.js";
 export const LEASE_MARGIN_MS = 5_000;
 
 export type WebhooksDeps = {
-  store: Pick<Store, "db" | "kind">;
+  store: Pick<Store, "db" | "kind" | "transaction">;
   vault: Pick<Vault, "seal" | "open">;
   audit: Pick<AuditLog, "appendIn">;
   events: Pick<EventOutbox, "emitIn">;

@@ -33,7 +33,7 @@ describeEachDatabase("audit chain tails", (kind) => {
     const audit = createAuditLog({ queries: createAuditQueries(store!), clock: systemClock });
     await Promise.all([audit.append(entry("t1", "a")), audit.append(entry("t1", "b")), audit.append(entry("t2", "c"))]);
     const last = await store!.db.selectFrom("audit_events").select(["tenant_id", "seq", "hash"]).orderBy("seq", "desc").execute();
-    const tails = await store!.db.transaction().execute((trx) => createAuditQueries(store!).lockTails(trx, ["t1", "t2", "t3"]));
+    const tails = await store!.db.transaction().execute((trx) => createAuditQueries(store!).lockTails(["t1", "t2", "t3"], trx));
     expect(tails).toEqual(
       new Map([
         ["t1", { seq: 2, hash: last.find((row) => row.tenant_id === "t1")!.hash }],
@@ -59,7 +59,7 @@ describeEachDatabase("audit chain tails", (kind) => {
     let secondDone = false;
     const secondTails = second!.db
       .transaction()
-      .execute((trx) => createAuditQueries(second!).lockTails(trx, ["t1"]))
+      .execute((trx) => createAuditQueries(second!).lockTails(["t1"], trx))
       .then((tails) => ((secondDone = true), tails));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(secondDone).toBe(false);

@@ -8,7 +8,7 @@ import { notFound } from "../errors.js";
 import { canSee, type Caller } from "./caller.js";
 import type { InvocationSeals } from "./invocation-seals.js";
 import type { Invocation } from "./invocation.js";
-import type { Invocation as InvocationSchema } from "../tools/tool-schemas.js";
+import type { Invocation as InvocationSchema } from "./invocation-schema.js";
 
 export type InvocationView = Static<typeof InvocationSchema>;
 

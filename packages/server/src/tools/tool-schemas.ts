@@ -56,9 +56,3 @@ export const Tool = Type.Object({
   auth_modes: Type.Array(StringEnum(["oauth2", "api_key"] as const)),
   arguments_schema: Type.Object({}, { additionalProperties: true, description: "JSON Schema of `arguments`" }),
 });
-
-/**
- * Until invocations/invocation-reader.ts names it from ./invocation-schema.js (the lifecycle
- * rewrite owns that file): the layering lint fails on that import, not on this line.
- */
-export { Invocation } from "../invocations/invocation-schema.js";

@@ -17,7 +17,7 @@ const LAYERS = [
     path: "^src/(approvals|policy|connect|connections|secrets|end-users|agent-apps|oauth-apps|webhooks|billing|usage|metering|keys|tokens|tenants|identity|catalogue)/",
   },
   { name: "providers", path: "^src/providers/" },
-  { name: "audit, events, vault", path: "^src/(audit|events|vault)/|^src/config\\.ts$" },
+  { name: "records", path: "^src/(audit|events|vault)/|^src/config\\.ts$" },
   { name: "store and http", path: "^src/(store|http)/" },
   { name: "base", path: "^src/shared/|^src/(errors|ids|clock|ttl-cache|config-schema|version|heap-growth)\\.ts$" },
 ];

@@ -1,5 +1,5 @@
 /**
- * `toolbroker <command>`: the same configuration as the server (see the README's CLI table).
+ * `toolbroker <command>`: the same configuration as the server (see the CLI table in docs/configuration.md).
  * commander parses the arguments and writes the help; cli/commands.ts does the work.
  */
 import { Command, CommanderError, Help, InvalidArgumentError, Option } from "commander";

@@ -1,5 +1,5 @@
 /**
- * The README's table of built-in providers is the one scripts/provider-table.ts makes from the
+ * The table of built-in providers in docs/catalogue.md is the one scripts/provider-table.ts makes from the
  * declarations: adding a provider or a tool without re-running the script fails here.
  */
 import { readFileSync } from "node:fs";
@@ -7,14 +7,14 @@ import { describe, expect, it } from "vitest";
 import { BUILT_IN_PROVIDERS } from "../src/providers/built-in.js";
 import { providerTable, TABLE_END, TABLE_START, withProviderTable } from "../src/providers/provider-table.js";
 
-const README = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+const PAGE = readFileSync(new URL("../../../docs/catalogue.md", import.meta.url), "utf8");
 
-describe("the README's provider table", () => {
+describe("the provider table of docs/catalogue.md", () => {
   it("is current: run `npm run provider-table -w @toolbroker/server` after changing a declaration", () => {
-    expect(README.includes(TABLE_START) && README.includes(TABLE_END)).toBe(true);
-    const current = README.slice(README.indexOf(TABLE_START) + TABLE_START.length, README.indexOf(TABLE_END)).trim();
+    expect(PAGE.includes(TABLE_START) && PAGE.includes(TABLE_END)).toBe(true);
+    const current = PAGE.slice(PAGE.indexOf(TABLE_START) + TABLE_START.length, PAGE.indexOf(TABLE_END)).trim();
     expect(current).toBe(providerTable().trim());
-    expect(withProviderTable(README)).toBe(README);
+    expect(withProviderTable(PAGE)).toBe(PAGE);
   });
 
   it("has a row per built-in provider with its tool count, the variables it needs and its aliases", () => {
@@ -28,7 +28,7 @@ describe("the README's provider table", () => {
     }
   });
 
-  it("refuses a README without its markers rather than writing the table somewhere", () => {
+  it("refuses a page without its markers rather than writing the table somewhere", () => {
     expect(() => withProviderTable("# no table here")).toThrow(/markers/);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The documented limits of a tenant's own catalogue (README, "Your own providers and tools"), and
+ * The documented limits of a tenant's own catalogue (docs/catalogue.md, "Your own providers and tools"), and
  * how an OpenAPI import that did not produce tools is answered. Limits keep one tenant's catalogue
  * from costing every other tenant: each tool is compiled and held in memory on every instance.
  */

@@ -11,7 +11,7 @@ import type { CatalogueTool, createToolCompiler } from "./tool-catalogue.js";
 import type { StoredTool } from "./catalogue-queries.js";
 import { toolFromDeclaration } from "../providers/declared-tool.js";
 
-/** Published in the README: five tenants at the tools-per-tenant limit. */
+/** Published in docs/catalogue.md: five tenants at the tools-per-tenant limit. */
 export const MAX_COMPILED_TOOLS = 10_000;
 
 type Compiler = Pick<ReturnType<typeof createToolCompiler>, "compile" | "forget">;

@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { ImportJob, ImportOutcome } from "./openapi-import-job.js";
 
-/** Published in the README. */
+/** Published in docs/catalogue.md. */
 export const IMPORT_THREAD_LIMITS = { timeBudgetMs: 15_000, memoryMb: 256 } as const;
 
 export type ImportRunnerOptions = { threads?: number; timeBudgetMs?: number; memoryMb?: number; idleMs?: number };

@@ -9,7 +9,7 @@ export type Json = Record<string, unknown>;
 
 export const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** Published in the README; an arguments schema that fits the 64 kB declaration limit is far below them. */
+/** Published in docs/catalogue.md; an arguments schema that fits the 64 kB declaration limit is far below them. */
 export const IMPORT_LIMITS = {
   /** Schema objects one tool's arguments schema may expand to, shared `$ref`s counted each time they are inlined. */
   schemaNodesPerTool: 10_000,

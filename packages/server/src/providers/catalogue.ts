@@ -29,8 +29,9 @@ export type ResolvedProvider = ProviderDefinition & {
 const envName = (providerId: string, field: string) => `BROKER_PROVIDER_${providerId.toUpperCase()}_${field}`;
 
 /**
- * The environment variables a built-in provider needs before operators can connect it (README's
- * provider table): its family's client for a family member (its own pair may replace it).
+ * The environment variables a built-in provider needs before operators can connect it (the
+ * provider table in docs/catalogue.md): its family's client for a family member (its own pair may
+ * replace it).
  */
 export const requiredEnvironment = (definition: Pick<ProviderDefinition, "id" | "oauth" | "oauthClientFamily">): string[] => {
   if (!definition.oauth) return [];

@@ -1,6 +1,7 @@
 /**
- * The README's table of built-in providers, made from their declarations: scripts/provider-table.ts
- * writes it between the markers, and test/provider-table.unit.test.ts fails when the README is stale.
+ * The table of built-in providers in docs/catalogue.md, made from their declarations:
+ * scripts/provider-table.ts writes it between the markers, and test/provider-table.unit.test.ts
+ * fails when the page is stale.
  */
 import { providerFromDeclaration } from "./declared-provider.js";
 import { BUILT_IN_PROVIDERS } from "./built-in.js";
@@ -40,10 +41,10 @@ export function providerTable(providers: readonly BuiltInProvider[] = BUILT_IN_P
   ].join("\n");
 }
 
-/** `readme` with the table between its markers replaced by the current one. */
-export function withProviderTable(readme: string, table: string = providerTable()): string {
-  const start = readme.indexOf(TABLE_START);
-  const end = readme.indexOf(TABLE_END);
-  if (start < 0 || end < start) throw new Error(`README.md has no provider table markers (${TABLE_START} … ${TABLE_END})`);
-  return `${readme.slice(0, start + TABLE_START.length)}\n${table}\n${readme.slice(end)}`;
+/** `page` with the table between its markers replaced by the current one. */
+export function withProviderTable(page: string, table: string = providerTable()): string {
+  const start = page.indexOf(TABLE_START);
+  const end = page.indexOf(TABLE_END);
+  if (start < 0 || end < start) throw new Error(`docs/catalogue.md has no provider table markers (${TABLE_START} … ${TABLE_END})`);
+  return `${page.slice(0, start + TABLE_START.length)}\n${table}\n${page.slice(end)}`;
 }

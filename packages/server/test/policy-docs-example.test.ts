@@ -1,11 +1,11 @@
-/** The policy example of the README's "Policy" section, stored and simulated: the README says what it decides. */
+/** The policy example of docs/policy.md, stored and simulated: the page says what it decides. */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTenant, startBroker, type TestBroker, type TestTenant } from "./support/broker.js";
 import { asOperator, call } from "./support/http.js";
 
-const README = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
-const EXAMPLE = JSON.parse(/## Policy:[\s\S]*?```json\n([\s\S]*?)```/.exec(README)![1]!);
+const PAGE = readFileSync(new URL("../../../docs/policy.md", import.meta.url), "utf8");
+const EXAMPLE = JSON.parse(/# Policy:[\s\S]*?```json\n([\s\S]*?)```/.exec(PAGE)![1]!);
 
 let broker: TestBroker;
 let tenant: TestTenant;
@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => broker?.close());
 
-it("stores the README's example and decides as the README says", async () => {
+it("stores the example of docs/policy.md and decides as the page says", async () => {
   const stored = await call(broker, "PUT", "/v1/policy", { ...asOperator(tenant), body: EXAMPLE });
   expect(stored.status, stored.text).toBe(200);
   const decide = async (tool_name: string, args: Record<string, unknown>, end_user_id?: string) => {

@@ -57,16 +57,18 @@ describeEachDatabase("control keys", (kind) => {
 
   it("refuses a key with a bad checksum with 401 without touching the database", async () => {
     const select = vi.spyOn(broker.services.store.db, "selectFrom");
+    // Only the key lookups count: the webhook worker reads its outbox in the background meanwhile.
+    const keyLookups = () => select.mock.calls.filter(([from]) => String(from) === "control_keys");
     const lastChar = tenant.testKey.length - 1;
     expectError(await mint(mistype(tenant.testKey, lastChar)), 401, "unauthorized");
     expectError(await mint(mistype(tenant.testKey, "bk_test_".length + 3)), 401, "unauthorized");
     expectError(await mint(tenant.testKey.slice(0, -1)), 401, "unauthorized");
-    expect(select).not.toHaveBeenCalled();
+    expect(keyLookups()).toEqual([]);
     // Control: a valid key the broker has not seen yet is looked up (seen keys are cached for 2 s).
     const fresh = await broker.services.controlKeys.create(tenant.tenantId, "test", "fresh", { type: "cli", id: "test" });
     select.mockClear();
     await mint(fresh.key);
-    expect(select).toHaveBeenCalled();
+    expect(keyLookups()).not.toEqual([]);
   });
 
   it("refuses a well-formed key with a valid checksum that the broker never issued", async () => {

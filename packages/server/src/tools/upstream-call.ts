@@ -1,7 +1,9 @@
 /**
- * Performs one tool call at the provider: fresh credentials, the request the tool declares, one
- * refresh-and-retry on 401, the response checked against the tool's declared shape, and every
- * failure turned into a `failed` outcome that says whether the request may have left the broker.
+ * Performs one tool call at the provider in two parts, so that a write-ahead mark can be written
+ * between them (tools/perform.ts): `prepare` opens the credential (a connection's tokens refreshed
+ * when due) and builds the request the tool declares; `send` sends it, refreshes and retries once
+ * on 401, and checks the response against the tool's declared shape. Every failure becomes a
+ * `failed` outcome that says whether the request may have left the broker.
  */
 import { BrokerError } from "../errors.js";
 import { RequestNotSentError, type UpstreamClient, type UpstreamResponse } from "../providers/upstream-client.js";

@@ -19,7 +19,11 @@ const UNIT = ["packages/*/src/**/*.unit.test.ts", "packages/*/test/**/*.unit.tes
 const SERVICE = ["packages/server/test/service/**/*.test.ts"];
 const GLOBAL_SETUP = ["packages/server/test/support/global-setup.ts"];
 
-/** Every project's settings; the pool itself is the root's (Vitest runs one pool for all projects). */
+/**
+ * Every project's settings; the pool itself is the root's (Vitest runs one pool for all projects).
+ * Without isolation Vitest runs projects one after the other anyway; `groupOrder` makes that unit,
+ * service, http, so that `npm test` reports a broken rule within seconds.
+ */
 const shared = {
   testTimeout: 30_000,
   hookTimeout: 60_000,
@@ -35,8 +39,8 @@ export default defineConfig({
     minWorkers: 1,
     isolate: false,
     projects: [
-      { test: { ...shared, name: "unit", include: UNIT } },
-      { test: { ...shared, name: "service", include: SERVICE, globalSetup: GLOBAL_SETUP } },
+      { test: { ...shared, name: "unit", include: UNIT, sequence: { groupOrder: 0 } } },
+      { test: { ...shared, name: "service", include: SERVICE, globalSetup: GLOBAL_SETUP, sequence: { groupOrder: 1 } } },
       {
         test: {
           ...shared,
@@ -44,6 +48,7 @@ export default defineConfig({
           include: ["packages/*/test/**/*.test.ts", "packages/*/src/**/*.test.ts"],
           exclude: [...configDefaults.exclude, ...UNIT, ...SERVICE],
           globalSetup: GLOBAL_SETUP,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

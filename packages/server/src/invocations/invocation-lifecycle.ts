@@ -123,7 +123,11 @@ export function createInvocationLifecycle(deps: LifecycleDeps) {
     async finish(call: CallDescription, outcome: CallOutcome): Promise<void> {
       const record = transitions.finished(call, outcome);
       const sealedOutcome = record.outcome ? await seals.sealOutcome(call.caller.tenantId, call.invocationId, record.outcome) : null;
-      await writes.write({ record, sealedOutcome });
+      try {
+        await writes.write({ record, sealedOutcome });
+      } catch (error) {
+        throw outcomeNotRecorded(call, outcome, error);
+      }
     },
 
     /**
@@ -158,6 +162,19 @@ export function createInvocationLifecycle(deps: LifecycleDeps) {
       });
     },
   };
+}
+
+/**
+ * A finish that could not be written, after the provider may have acted: a lost race's `conflict`
+ * ("not made; try again") would invite a second send, so the caller hears what happened instead.
+ */
+function outcomeNotRecorded(call: CallDescription, outcome: CallOutcome, error: unknown): unknown {
+  const mayHaveBeenSent = outcome.kind === "succeeded" || outcome.requestMayHaveLeft;
+  if (!mayHaveBeenSent || !(error instanceof BrokerError) || error.code !== "conflict") return error;
+  return Object.assign(
+    new BrokerError("internal_error", "the call was sent to the provider, but the broker could not record its outcome; check with the provider before calling again", { invocation_id: call.invocationId }),
+    { cause: error },
+  );
 }
 
 /** Whoever started an invocation, as it recorded them. */

@@ -8,7 +8,7 @@ import type { Clock } from "../clock.js";
 import { BrokerError, notFound } from "../errors.js";
 import type { PolicyService } from "../policy/policy-service.js";
 import { actingFor, canSee, type ActingCaller, type Caller } from "../invocations/caller.js";
-import type { CredentialResolution } from "./credential-resolution.js";
+import type { CredentialHandle, CredentialResolution } from "./credential-resolution.js";
 import { IN_PROGRESS_STALE_MS } from "../invocations/idempotency.js";
 import { callOf, type InvocationLifecycle, type StartingCall } from "../invocations/invocation-lifecycle.js";
 import type { InvocationQueries } from "../invocations/invocation-queries.js";
@@ -18,7 +18,7 @@ import { settle, storedOutcomeOf, type CallOutcome } from "../invocations/invoca
 import type { Invocation } from "../invocations/invocation.js";
 import type { Perform } from "./perform.js";
 import type { ExecuteResult } from "./execute-service.js";
-import type { ScopedTools } from "../catalogue/tool-catalogue.js";
+import type { CatalogueTool, ScopedTools } from "../catalogue/tool-catalogue.js";
 
 type ContinueDeps = {
   clock: Clock;
@@ -38,18 +38,21 @@ export function createContinueService(deps: ContinueDeps) {
 
   async function runStarted(invocation: Invocation, call: StartingCall): Promise<ExecuteResult> {
     const args = await deps.seals.openArguments(invocation);
-    let outcome: CallOutcome;
+    const answer = (outcome: CallOutcome) => ({ ...settle(storedOutcomeOf(call, outcome), { replayed: false }), replayed: false });
+    let admitted: { entry: CatalogueTool; handle: CredentialHandle };
     try {
       const entry = (await deps.catalogue.view(invocation)).tools.resolve(invocation.toolName);
-      const handle = await deps.credentialResolution.resolve(entry, call.caller, { connected_account_id: invocation.connectionId, secret_item_id: invocation.secretItemId });
-      outcome = await deps.perform(call, entry, handle, args);
+      admitted = { entry, handle: await deps.credentialResolution.resolve(entry, call.caller, { connected_account_id: invocation.connectionId, secret_item_id: invocation.secretItemId }) };
     } catch (error) {
       if (!(error instanceof BrokerError)) throw error;
-      // The handle went bad while the call waited (e.g. the account was revoked): that is its outcome.
-      outcome = { kind: "failed", error, upstreamStatus: null, latencyMs: null, requestMayHaveLeft: false };
+      // The tool or the handle went bad while the call waited (e.g. the account was revoked): that is its outcome.
+      const outcome: CallOutcome = { kind: "failed", error, upstreamStatus: null, latencyMs: null, requestMayHaveLeft: false };
       await lifecycle.finish(call, outcome);
+      return answer(outcome);
     }
-    return { ...settle(storedOutcomeOf(call, outcome), { replayed: false }), replayed: false };
+    // Outside the catch above: an error from here on is the lifecycle's own (the call may have
+    // been sent), never an outcome that says nothing left.
+    return answer(await deps.perform(call, admitted.entry, admitted.handle, args));
   }
 
   /** Policy applies to every execution: a deny rule added after the approval still wins. */

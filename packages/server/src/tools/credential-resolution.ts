@@ -15,9 +15,9 @@ import type { SecretItemService } from "../secrets/secret-item-service.js";
 import type { CatalogueTool } from "../catalogue/tool-catalogue.js";
 
 /**
- * The credential a call resolved to. A connection's tokens are opened (and refreshed) by the
- * upstream call through the credential refresher; an API key by its `open`, which only reads.
- * No sealed value travels further than the module that owns it.
+ * The credential a call resolved to. A connection's tokens are opened (and refreshed) only by the
+ * credential refresher, which the upstream call asks; an API key by its `open`, which only reads.
+ * Plaintext is never part of a handle.
  */
 export type CredentialHandle =
   | {

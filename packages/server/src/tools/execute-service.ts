@@ -47,9 +47,9 @@ type Admitted = { entry: CatalogueTool; handle: CredentialHandle };
 export function createExecuteService(deps: ExecuteDeps) {
   const { lifecycle } = deps;
 
-  /** Records the refusal (admit), then refuses. */
-  async function refuse(call: CallDescription, error: BrokerError, event?: RaisedEvent): Promise<never> {
-    await (error.code === "policy_denied" ? lifecycle.deny(call, error) : lifecycle.reject(call, error, event));
+  /** Records the refusal (admit: rejected, or denied by policy), then refuses. */
+  async function refuse(call: CallDescription, error: BrokerError, how: { denied: boolean; event?: RaisedEvent | undefined }): Promise<never> {
+    await (how.denied ? lifecycle.deny(call, error) : lifecycle.reject(call, error, how.event));
     throw error;
   }
 
@@ -82,7 +82,7 @@ export function createExecuteService(deps: ExecuteDeps) {
     } catch (error) {
       if (!(error instanceof BrokerError)) throw error;
       const forEndUser = error.code === "credential_required" && call.caller.endUserId !== null;
-      return refuse({ ...call, provider: providerOf(tools, body.tool_name) }, error, forEndUser ? connectionRequired(call, error) : undefined);
+      return refuse({ ...call, provider: providerOf(tools, body.tool_name) }, error, { denied: false, event: forEndUser ? connectionRequired(call, error) : undefined });
     }
   }
 
@@ -98,7 +98,7 @@ export function createExecuteService(deps: ExecuteDeps) {
     const decision = policy.evaluate({ toolName: entry.tool.name, risk: entry.tool.risk, agentAppId: caller.agentAppId, endUserId: caller.endUserId, arguments: body.arguments });
     if (decision.effect === "deny") {
       const error = new BrokerError("policy_denied", `policy rule "${decision.rule_id}" denies this call`, { rule_id: decision.rule_id });
-      return refuse(call, error);
+      return refuse(call, error, { denied: true });
     }
     // A call that needs no approval runs on its own merits: an approval_id it carries is neither
     // checked, consumed nor recorded (the policy may have changed since the approval was asked for).
@@ -124,7 +124,7 @@ export function createExecuteService(deps: ExecuteDeps) {
       throw (await deps.approvals.whyNotConsumed(approval.id)) ?? new BrokerError("approval_already_used", "the approval was already used for one call", { approval_id: approval.id });
     } catch (error) {
       if (!(error instanceof BrokerError)) throw error;
-      return refuse(call, error);
+      return refuse(call, error, { denied: error.code === "policy_denied" });
     }
   }
 

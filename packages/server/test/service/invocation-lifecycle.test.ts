@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { BrokerError } from "../../src/errors.js";
 import { uuidv7 } from "../../src/ids.js";
 import type { ActingCaller } from "../../src/invocations/caller.js";
+import { createInvocationLifecycle } from "../../src/invocations/invocation-lifecycle.js";
 import { createInvocationQueries } from "../../src/invocations/invocation-queries.js";
 import type { CallDescription } from "../../src/invocations/invocation-states.js";
 import { describeEachDatabase } from "../support/databases.js";
@@ -123,6 +124,26 @@ describeEachDatabase("the invocation lifecycle", (kind) => {
     expect((await invocation(call.invocationId)).status).toBe("unknown");
     expect(await auditActions(call.invocationId)).toEqual(["tool.executed:unknown"]);
     expect(await world.services.idempotency.claim(scope, "fp", uuidv7())).toEqual({ kind: "replay", invocationId: call.invocationId });
+  });
+
+  it("never answers a finish that lost its races with conflict's 'try again' once the call may have been sent", async () => {
+    const services = world.services;
+    const conflict = new BrokerError("conflict", "the change collided with concurrent changes and was not made; try again", { reason: "concurrent_change" });
+    const losing = createInvocationLifecycle({
+      store: { kind: services.store.kind, transaction: () => Promise.reject(conflict) },
+      queries: createInvocationQueries(services.store),
+      approvals: services.approvals,
+      events: services.events,
+      audit: services.audit,
+      idempotency: services.idempotency,
+      vault: services.vault,
+      clock: services.clock,
+    });
+    const sent = losing.finish(describeCall(), { kind: "succeeded", result: {}, upstreamStatus: 200, latencyMs: 1 });
+    await expect(sent).rejects.toMatchObject({ code: "internal_error", message: expect.stringContaining("check with the provider") });
+    const neverLeft = losing.finish(describeCall(), { kind: "failed", error: new BrokerError("connection_unusable", "revoked", {}), upstreamStatus: null, latencyMs: null, requestMayHaveLeft: false });
+    await expect(neverLeft).rejects.toBe(conflict);
+    await losing.close();
   });
 
   it("records a refusal with the event it raises in the same step", async () => {

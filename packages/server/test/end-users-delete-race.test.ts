@@ -79,30 +79,38 @@ describeEachDatabase("deleting an end user during their OAuth callback", (kind) 
         await sleep(10);
       }
     };
-    /** A backend other than the callback's waits for a lock: the state row's, or the audit chain's. */
+    // Backends are told apart by the locks they hold, not by counting waiters: under load another
+    // audited write (a connect session's, say) may be waiting for the same audit chain lock.
+    const waiters = async () => {
+      const { rows } = await blocker.query<{ callback: number; delete_at_row: number; delete_at_chain: number }>(
+        `select
+           count(*) filter (where w.locktype = 'advisory' and h.mode = 'RowShareLock')::int as callback,
+           count(*) filter (where w.locktype = 'transactionid' and h.mode = 'RowExclusiveLock')::int as delete_at_row,
+           count(*) filter (where w.locktype = 'advisory' and h.mode = 'RowExclusiveLock')::int as delete_at_chain
+         from pg_locks w join pg_locks h on h.pid = w.pid and h.granted and h.locktype = 'relation' and h.relation = 'oauth_states'::regclass
+         where not w.granted and h.database = (select oid from pg_database where datname = current_database())`,
+      );
+      return rows[0]!;
+    };
+    /** The callback holds its flow's state row (FOR UPDATE) and waits for the audit chain lock. */
+    const callbackWaiting = () => pollUntil("the callback to wait for the audit chain lock", async () => ((await waiters()).callback > 0 ? true : undefined));
+    /** The delete waits for the state row the callback holds, or (had it not) went past it to the audit chain. */
     const deleteBlockedOn = () =>
       pollUntil("the delete to wait for a lock", async () => {
-        const { rows } = await blocker.query<{ row_lock: number; audit_chain: number }>(
-          "select count(*) filter (where wait_event = 'transactionid')::int as row_lock, count(*) filter (where wait_event = 'advisory')::int as audit_chain from pg_stat_activity where datname = current_database()",
-        );
-        if (rows[0]!.row_lock > 0) return "state row" as const;
-        if (rows[0]!.audit_chain > 1) return "audit chain" as const;
+        const found = await waiters();
+        if (found.delete_at_row > 0) return "state row" as const;
+        if (found.delete_at_chain > 0) return "audit chain" as const;
         return undefined;
       });
-    // pg_locks spans the whole server, where other test files' databases take advisory locks too.
-    const callbackWaiting = () =>
-      pollUntil("the callback to wait for the audit chain lock", async () => {
-        const { rows } = await blocker.query<{ n: number }>(
-          "select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())",
-        );
-        return rows[0]!.n > 0 ? true : undefined;
-      });
+    const inFlight: Promise<unknown>[] = [];
     try {
       await blocker.query("begin");
       await blocker.query("select pg_advisory_xact_lock(hashtextextended('audit:' || $1::text, 0))", [world.tenant.tenantId]);
       const callback = call(world.broker, "GET", callbackPath, { headers: { cookie } });
+      inFlight.push(callback);
       await callbackWaiting();
       const deleting = call(world.broker, "DELETE", "/v1/end-users/grace", asOperator(world.tenant));
+      inFlight.push(deleting);
       // The delete waits for the state the callback holds, instead of finding no connection and moving on to its audit entry.
       expect(await deleteBlockedOn()).toBe("state row");
       await blocker.query("rollback");
@@ -110,7 +118,9 @@ describeEachDatabase("deleting an end user during their OAuth callback", (kind) 
       expect((await deleting).body).toEqual({ end_user_id: "grace", connections_revoked: 1, secret_items_deleted: 0 });
       expect((await connectionsOf("grace")).map((connection) => connection.status)).toEqual(["revoked"]);
     } finally {
+      // Let the requests finish (the lock goes with the blocker's session) before the broker closes.
       await blocker.end();
+      await Promise.allSettled(inFlight);
     }
   });
 });

@@ -4,7 +4,8 @@
  */
 import { CompiledQuery } from "kysely";
 import type { Store, Tx } from "../store/database.js";
-import { preparedInsert, preparedQuery, runTogether, type Statement } from "../store/prepared.js";
+import { AUDIT_COLUMNS } from "../store/hot-statements.js";
+import { hotStatement, preparedQuery, runTogether, type Statement } from "../store/prepared.js";
 import type { AuditEventsTable } from "../store/schema.js";
 
 export type AuditRow = AuditEventsTable;
@@ -23,29 +24,11 @@ export type AuditFilter = {
   limit: number;
 };
 
-const AUDIT_COLUMNS = [
-  "id",
-  "tenant_id",
-  "seq",
-  "occurred_at",
-  "actor_type",
-  "actor_id",
-  "action",
-  "target_type",
-  "target_id",
-  "outcome",
-  "agent_app_id",
-  "tool_name",
-  "data",
-  "prev_hash",
-  "hash",
-  "end_user_id",
-] as const satisfies readonly (keyof AuditRow)[];
 
 export function createAuditQueries(store: Pick<Store, "db" | "kind" | "transaction">) {
   const { db } = store;
-  // Every append runs these: compiled once (store/prepared.ts).
-  const insertRows = preparedInsert<AuditRow>(store, AUDIT_COLUMNS, (executor, rows) => executor.insertInto("audit_events").values(rows));
+  // Every append runs these: compiled ahead of time (store/hot-statements.ts, store/prepared.ts).
+  const insertRows = hotStatement<AuditRow>(store, "audit_events.insert");
   const TENANT = Symbol("tenant");
   const lastLinkOf = preparedQuery(
     db.selectFrom("audit_events").select(["seq", "hash"]).where("tenant_id", "=", TENANT as unknown as string).orderBy("seq", "desc").limit(1).compile(),

@@ -3,9 +3,9 @@
  * an invocation's write take that write's transaction as their last argument.
  */
 import type { TestOrLive } from "../ids.js";
-import { sql, type CompiledQuery } from "kysely";
+import type { CompiledQuery } from "kysely";
 import type { Executor, Store } from "../store/database.js";
-import { preparedInsert, type Statement } from "../store/prepared.js";
+import { hotStatement, type Statement } from "../store/prepared.js";
 import type { IdempotencyKeysTable } from "../store/schema.js";
 
 export type IdempotencyScope = { tenantId: string; env: TestOrLive; agentAppId: string; endUserId: string | null; key: string };
@@ -23,49 +23,17 @@ export type StoredClaim = Pick<IdempotencyRow, "request_fingerprint" | "status" 
 const storedKey = ({ endUserId, key }: Pick<IdempotencyScope, "endUserId" | "key">) =>
   endUserId === null && !key.startsWith("[") ? key : JSON.stringify([endUserId, key]);
 
-const CLAIM_COLUMNS = [
-  "tenant_id",
-  "env",
-  "agent_app_id",
-  "key",
-  "request_fingerprint",
-  "status",
-  "invocation_id",
-  "response_status",
-  "response_sealed",
-  "created_at",
-  "expires_at",
-] as const satisfies readonly (keyof IdempotencyRow)[];
-
 type CompletionRow = Pick<IdempotencyRow, "tenant_id" | "env" | "agent_app_id" | "key" | "invocation_id"> & { response_status: number };
-const COMPLETION_COLUMNS = ["tenant_id", "env", "agent_app_id", "key", "invocation_id", "response_status"] as const satisfies readonly (keyof CompletionRow)[];
 
-export function createIdempotencyQueries(store: Pick<Store, "db" | "kind" | "transaction">) {
+export function createIdempotencyQueries(store: Pick<Store, "db" | "kind">) {
   const { db } = store;
-  // Every call with a key claims it: compiled once per row count (store/prepared.ts).
-  const insertClaimRows = preparedInsert<IdempotencyRow>(store, CLAIM_COLUMNS, (executor, rows) =>
-    executor
-      .insertInto("idempotency_keys")
-      .values(rows)
-      .onConflict((oc) => oc.columns(["tenant_id", "env", "agent_app_id", "key"]).doNothing())
-      .returning("invocation_id"),
-  );
+  // Every call with a key claims it: compiled ahead of time (store/hot-statements.ts, store/prepared.ts).
+  const insertClaimRows = hotStatement<IdempotencyRow>(store, "idempotency_keys.claim");
   const scoped = <T extends { where: (...args: any[]) => T }>(query: T, scope: IdempotencyScope): T =>
     query.where("tenant_id", "=", scope.tenantId).where("env", "=", scope.env).where("agent_app_id", "=", scope.agentAppId).where("key", "=", storedKey(scope));
 
-  // A batch's completions: one UPDATE from a VALUES list, compiled once per row count like an insert.
-  const completeRows = preparedInsert<CompletionRow>(store, COMPLETION_COLUMNS, (executor, rows) => ({
-    compile: () => {
-      const values = rows.map((row) => sql`(${row.tenant_id}, ${row.env}, ${row.agent_app_id}, ${row.key}, ${row.invocation_id}, ${row.response_status})`);
-      // A VALUES list names its columns column1, column2, … on both SQLite and PostgreSQL.
-      return sql`
-        update idempotency_keys
-        set status = 'completed', invocation_id = v.column5, response_status = cast(v.column6 as integer)
-        from (values ${sql.join(values)}) as v
-        where idempotency_keys.tenant_id = v.column1 and idempotency_keys.env = v.column2
-          and idempotency_keys.agent_app_id = v.column3 and idempotency_keys."key" = v.column4`.compile(executor);
-    },
-  }));
+  // A batch's completions: one UPDATE joined to the rows, compiled ahead of time like the claims.
+  const completeRows = hotStatement<CompletionRow>(store, "idempotency_keys.complete");
 
   return {
     /**
@@ -73,16 +41,12 @@ export function createIdempotencyQueries(store: Pick<Store, "db" | "kind" | "tra
      * takes it, committed at once; answers the invocation ids of the claims that were inserted.
      */
     async insertClaims(claims: readonly { scope: IdempotencyScope; row: ClaimRow }[]): Promise<Set<string>> {
-      const statements = insertClaimRows(claims.map(({ scope, row }) => ({ tenant_id: scope.tenantId, env: scope.env, agent_app_id: scope.agentAppId, key: storedKey(scope), ...row })));
-      const insert = async (executor: Executor) => {
-        const inserted = new Set<string>();
-        for (const statement of statements) {
-          for (const claim of (await executor.executeQuery(statement as CompiledQuery<{ invocation_id: string }>)).rows) inserted.add(claim.invocation_id);
-        }
-        return inserted;
-      };
-      // One statement commits on its own; the pieces of a larger batch commit together.
-      return statements.length === 1 ? insert(db) : store.transaction(insert);
+      const inserted = new Set<string>();
+      // One statement for the whole batch, whatever its size: it commits on its own.
+      for (const statement of insertClaimRows(claims.map(({ scope, row }) => ({ tenant_id: scope.tenantId, env: scope.env, agent_app_id: scope.agentAppId, key: storedKey(scope), ...row })))) {
+        for (const claim of (await db.executeQuery(statement as CompiledQuery<{ invocation_id: string }>)).rows) inserted.add(claim.invocation_id);
+      }
+      return inserted;
     },
 
     find: (scope: IdempotencyScope, executor: Executor = db): Promise<StoredClaim | undefined> =>

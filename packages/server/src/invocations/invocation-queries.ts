@@ -3,7 +3,7 @@
  * to a lifecycle step's write take that write's transaction as their last argument.
  */
 import type { Executor, Store } from "../store/database.js";
-import { preparedInsert, type Statement } from "../store/prepared.js";
+import { hotStatement, type Statement } from "../store/prepared.js";
 import type { InvocationsTable, UsageEventsTable } from "../store/schema.js";
 import type { Invocation, InvocationStep } from "./invocation.js";
 
@@ -67,18 +67,14 @@ function invocationToRow(invocation: Invocation): InvocationsTable {
   };
 }
 
-const INVOCATION_COLUMNS = Object.keys(invocationToRow({} as Invocation)) as (keyof InvocationsTable)[];
-const USAGE_COLUMNS = ["id", "tenant_id", "env", "agent_app_id", "tool_name", "invocation_id", "period", "occurred_at", "end_user_id"] as const satisfies readonly (keyof UsageEventsTable)[];
 
 export function createInvocationQueries(store: Pick<Store, "db" | "kind">) {
   const { db } = store;
-  // The execute path's two inserts, compiled once per row count (store/prepared.ts).
-  const insertInvocations = preparedInsert<InvocationsTable>(store, INVOCATION_COLUMNS, (executor, rows) => executor.insertInto("invocations").values(rows));
+  // The execute path's two inserts, compiled ahead of time (store/hot-statements.ts, store/prepared.ts).
+  const insertInvocations = hotStatement<InvocationsTable>(store, "invocations.insert");
   // Only calls metered after their first record get a usage event (a call that reached the
   // provider when first recorded is metered on its own row); one at most per invocation.
-  const insertUsageRows = preparedInsert<UsageEventsTable>(store, USAGE_COLUMNS, (executor, rows) =>
-    executor.insertInto("usage_events").values(rows).onConflict((oc) => oc.column("invocation_id").doNothing()),
-  );
+  const insertUsageRows = hotStatement<UsageEventsTable>(store, "usage_events.insert");
   return {
     /** The INSERTs of new invocations, for the caller to run in its transaction (store/prepared.ts, runTogether). */
     insertStatements: (invocations: readonly Invocation[]): Statement[] => insertInvocations(invocations.map(invocationToRow)),

@@ -1,0 +1,218 @@
+/**
+ * The hot path's statements, declared once as Kysely builders and compiled ahead of time into
+ * src/store/sql/{sqlite,postgres}.ts (`npm run generate:sql -w @toolbroker/server`; a unit test
+ * fails when those files differ from what these builders compile). At run time only the
+ * checked-in text runs (store/prepared.ts), so a reviewer reads the SQL each engine sees.
+ *
+ * Each statement takes its rows as ONE parameter, a JSON array of row objects keyed by column, so
+ * its text is the same whatever the number of rows: SQLite reads them with `json_each`, PostgreSQL
+ * with `json_populate_recordset`, which types every field by the table's own column. The
+ * PostgreSQL statements that run together are fused into one statement with data-modifying WITH
+ * clauses, also compiled here, so no SQL text is ever rewritten at run time.
+ */
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from "kysely";
+import type { Compilable, QueryCreator } from "kysely";
+import type { StoreKind } from "./database.js";
+import type { AuditEventsTable, IdempotencyKeysTable, InvocationsTable, UsageEventsTable } from "./schema.js";
+
+/** Every column of `T`, listed: a column added to the table and not here fails to compile. */
+const allColumns =
+  <T>() =>
+  <const C extends readonly (keyof T & string)[]>(columns: C & ([Exclude<keyof T, C[number]>] extends [never] ? unknown : "a column is missing")) =>
+    columns;
+
+export const AUDIT_COLUMNS = allColumns<AuditEventsTable>()([
+  "id",
+  "tenant_id",
+  "seq",
+  "occurred_at",
+  "actor_type",
+  "actor_id",
+  "action",
+  "target_type",
+  "target_id",
+  "outcome",
+  "agent_app_id",
+  "tool_name",
+  "data",
+  "prev_hash",
+  "hash",
+  "end_user_id",
+]);
+
+export const INVOCATION_COLUMNS = allColumns<InvocationsTable>()([
+  "id",
+  "tenant_id",
+  "env",
+  "agent_app_id",
+  "actor_type",
+  "actor_id",
+  "tool_name",
+  "provider",
+  "connection_id",
+  "secret_item_id",
+  "status",
+  "error_code",
+  "upstream_status",
+  "latency_ms",
+  "arguments_redacted",
+  "arguments_sealed",
+  "arguments_fingerprint",
+  "outcome_sealed",
+  "approval_id",
+  "idempotency_key",
+  "request_fingerprint",
+  "created_at",
+  "completed_at",
+  "end_user_id",
+  "metered_period",
+]);
+
+export const USAGE_COLUMNS = allColumns<UsageEventsTable>()(["id", "tenant_id", "env", "agent_app_id", "tool_name", "invocation_id", "period", "occurred_at", "end_user_id"]);
+
+export const CLAIM_COLUMNS = allColumns<IdempotencyKeysTable>()([
+  "tenant_id",
+  "env",
+  "agent_app_id",
+  "key",
+  "request_fingerprint",
+  "status",
+  "invocation_id",
+  "response_status",
+  "response_sealed",
+  "created_at",
+  "expires_at",
+]);
+
+/** What a key's completion sets, with the scope it is found by. */
+export const COMPLETION_COLUMNS = ["tenant_id", "env", "agent_app_id", "key", "invocation_id", "response_status"] as const satisfies readonly (keyof IdempotencyKeysTable)[];
+const KEY_SCOPE = ["tenant_id", "env", "agent_app_id", "key"] as const;
+
+/** The rows parameter's stand-in while compiling: the one value each statement binds. */
+export const ROWS = "$rows";
+
+/** The rows of the one parameter, as a table `row` with the columns named (see the file comment). */
+function rowsOf(kind: StoreKind, table: string, columns: readonly string[], rows: unknown = ROWS) {
+  // A query of its own: one built from the creator of a WITH chain would repeat the chain.
+  const db = compilerFor(kind);
+  if (kind === "sqlite") {
+    return db.selectFrom(sql`json_each(${rows})`.as("row")).select(columns.map((column) => sql`${sql.ref("row.value")} ->> ${sql.lit(column)}`.as(column)));
+  }
+  return db.selectFrom(sql`json_populate_recordset(null::${sql.table(table)}, ${rows})`.as("row")).select(columns.map((column) => sql.ref(`row.${column}`).as(column)));
+}
+
+/** Inserts the rows; SQLite needs the WHERE before an ON CONFLICT to parse an INSERT … SELECT. */
+function insertRows(db: QueryCreator<any>, kind: StoreKind, table: string, columns: readonly string[], rows?: unknown) {
+  const select = rowsOf(kind, table, columns, rows);
+  return db.insertInto(table).columns(columns as string[]).expression(kind === "sqlite" ? select.where(sql<boolean>`true`) : select);
+}
+
+const STATEMENTS = {
+  "audit_events.insert": (db: QueryCreator<any>, kind: StoreKind, rows?: unknown) => insertRows(db, kind, "audit_events", AUDIT_COLUMNS, rows),
+  "invocations.insert": (db: QueryCreator<any>, kind: StoreKind, rows?: unknown) => insertRows(db, kind, "invocations", INVOCATION_COLUMNS, rows),
+  /** One usage event per invocation at most. */
+  "usage_events.insert": (db: QueryCreator<any>, kind: StoreKind, rows?: unknown) =>
+    insertRows(db, kind, "usage_events", USAGE_COLUMNS, rows).onConflict((oc) => oc.column("invocation_id").doNothing()),
+  /** A claim is inserted unless its scope holds one; answers the claims inserted. */
+  "idempotency_keys.claim": (db: QueryCreator<any>, kind: StoreKind, rows?: unknown) =>
+    insertRows(db, kind, "idempotency_keys", CLAIM_COLUMNS, rows)
+      .onConflict((oc) => oc.columns([...KEY_SCOPE]).doNothing())
+      .returning("invocation_id"),
+  /** Points each key at its finished invocation. */
+  "idempotency_keys.complete": (db: QueryCreator<any>, kind: StoreKind, rows?: unknown) =>
+    db
+      .updateTable("idempotency_keys")
+      .from(rowsOf(kind, "idempotency_keys", COMPLETION_COLUMNS, rows).as("completed"))
+      .set((eb: any) => ({ status: sql.lit("completed"), invocation_id: eb.ref("completed.invocation_id"), response_status: eb.ref("completed.response_status") }))
+      .where((eb: any) => eb.and(KEY_SCOPE.map((column) => eb(`idempotency_keys.${column}`, "=", eb.ref(`completed.${column}`))))),
+} satisfies Record<string, (db: QueryCreator<any>, kind: StoreKind, rows?: unknown) => Compilable>;
+
+export type HotStatementName = keyof typeof STATEMENTS;
+export const HOT_STATEMENT_NAMES = Object.keys(STATEMENTS) as HotStatementName[];
+
+/**
+ * Statements that run together (store/prepared.ts, runTogether): on PostgreSQL each list is one
+ * statement, every part but the last a WITH clause. A call may leave parts out (no rows): their
+ * parameter is an empty array.
+ */
+export const COMBINATIONS = {
+  /** An invocation batch's rows (invocations/invocation-writes.ts). */
+  "invocation-batch": ["invocations.insert", "usage_events.insert", "idempotency_keys.complete", "audit_events.insert"],
+} as const satisfies Record<string, readonly HotStatementName[]>;
+
+const compilers = new Map<StoreKind, Kysely<any>>();
+
+/** A Kysely that only compiles, in the engine's dialect. */
+function compilerFor(kind: StoreKind): Kysely<any> {
+  let compiler = compilers.get(kind);
+  if (!compiler) compilers.set(kind, (compiler = newCompiler(kind)));
+  return compiler;
+}
+
+function newCompiler(kind: StoreKind): Kysely<any> {
+  return new Kysely<any>({
+    dialect: {
+      createAdapter: () => (kind === "sqlite" ? new SqliteAdapter() : new PostgresAdapter()),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => (kind === "sqlite" ? new SqliteIntrospector(db) : new PostgresIntrospector(db)),
+      createQueryCompiler: () => (kind === "sqlite" ? new SqliteQueryCompiler() : new PostgresQueryCompiler()),
+    },
+  });
+}
+
+/** Compiles a statement and checks that it binds exactly `expected`, in that order. */
+function compiled(query: Compilable, expected: readonly unknown[]): string {
+  const { sql: text, parameters } = query.compile();
+  if (parameters.length !== expected.length || parameters.some((value, i) => value !== expected[i])) {
+    throw new Error(`hot statement binds ${JSON.stringify(parameters)}, not ${JSON.stringify(expected)}: ${text}`);
+  }
+  return text;
+}
+
+export type CompiledHotStatements = {
+  statements: Record<HotStatementName, string>;
+  /** PostgreSQL only: SQLite has no INSERT inside WITH, and no round trips to save. */
+  combinations: Partial<Record<keyof typeof COMBINATIONS, string>>;
+};
+
+/** What the generated files hold for one engine. */
+export function compileHotStatements(kind: StoreKind): CompiledHotStatements {
+  const db = compilerFor(kind);
+  const statements = Object.fromEntries(HOT_STATEMENT_NAMES.map((name) => [name, compiled(STATEMENTS[name](db, kind), [ROWS])])) as Record<HotStatementName, string>;
+  if (kind === "sqlite") return { statements, combinations: {} };
+  const combinations = Object.fromEntries(
+    Object.entries(COMBINATIONS).map(([name, parts]) => {
+      const markers = parts.map((_, i) => `${ROWS}${i}`);
+      const last = parts.length - 1;
+      let creator: QueryCreator<any> = db;
+      for (let i = 0; i < last; i++) {
+        const part = parts[i]!;
+        creator = creator.with(`s${i}`, (qc) => STATEMENTS[part](qc, kind, markers[i]) as never);
+      }
+      return [name, compiled(STATEMENTS[parts[last]!](creator, kind, markers[last]), markers)];
+    }),
+  ) as Record<keyof typeof COMBINATIONS, string>;
+  return { statements, combinations };
+}
+
+/** A statement's text as a template literal of the generated module. */
+const literal = (text: string) => `\`${text.replace(/[\\`$]/g, (c) => `\\${c}`)}\``;
+
+/** The generated module of one engine, as checked in under src/store/sql/. */
+export function renderHotStatements(kind: StoreKind): string {
+  const { statements, combinations } = compileHotStatements(kind);
+  const statementEntries = Object.entries(statements).map(([name, text]) => `  ${JSON.stringify(name)}:\n    ${literal(text)},\n`);
+  const combinationEntries = Object.entries(combinations).map(
+    ([name, text]) => `  ${JSON.stringify(name)}: {\n    parts: [${COMBINATIONS[name as keyof typeof COMBINATIONS].map((part) => JSON.stringify(part)).join(", ")}],\n    sql: ${literal(text!)},\n  },\n`,
+  );
+  return [
+    `// Generated by \`npm run generate:sql -w @toolbroker/server\` from src/store/hot-statements.ts: do not edit.`,
+    `// The hot path's statements as ${kind === "sqlite" ? "SQLite" : "PostgreSQL"} runs them; each binds its rows as one JSON parameter.`,
+    ``,
+    `export const statements = {\n${statementEntries.join("")}} as const;`,
+    ``,
+    `/** Statements run together as one (store/prepared.ts, runTogether): the parts in order, and the one statement. */`,
+    `export const combinations: Record<string, { parts: readonly (keyof typeof statements)[]; sql: string }> = {\n${combinationEntries.join("")}};`,
+    ``,
+  ].join("\n");
+}

@@ -25,7 +25,7 @@ const storedKey = ({ endUserId, key }: Pick<IdempotencyScope, "endUserId" | "key
 
 type CompletionRow = Pick<IdempotencyRow, "tenant_id" | "env" | "agent_app_id" | "key" | "invocation_id"> & { response_status: number };
 
-export function createIdempotencyQueries(store: Pick<Store, "db" | "kind">) {
+export function createIdempotencyQueries(store: Pick<Store, "db" | "kind" | "transaction">) {
   const { db } = store;
   // Every call with a key claims it: compiled ahead of time (store/hot-statements.ts, store/prepared.ts).
   const insertClaimRows = hotStatement<IdempotencyRow>(store, "idempotency_keys.claim");
@@ -41,12 +41,16 @@ export function createIdempotencyQueries(store: Pick<Store, "db" | "kind">) {
      * takes it, committed at once; answers the invocation ids of the claims that were inserted.
      */
     async insertClaims(claims: readonly { scope: IdempotencyScope; row: ClaimRow }[]): Promise<Set<string>> {
-      const inserted = new Set<string>();
-      // One statement for the whole batch, whatever its size: it commits on its own.
-      for (const statement of insertClaimRows(claims.map(({ scope, row }) => ({ tenant_id: scope.tenantId, env: scope.env, agent_app_id: scope.agentAppId, key: storedKey(scope), ...row })))) {
-        for (const claim of (await db.executeQuery(statement as CompiledQuery<{ invocation_id: string }>)).rows) inserted.add(claim.invocation_id);
-      }
-      return inserted;
+      const statements = insertClaimRows(claims.map(({ scope, row }) => ({ tenant_id: scope.tenantId, env: scope.env, agent_app_id: scope.agentAppId, key: storedKey(scope), ...row })));
+      const insert = async (executor: Executor) => {
+        const inserted = new Set<string>();
+        for (const statement of statements) {
+          for (const claim of (await executor.executeQuery(statement as CompiledQuery<{ invocation_id: string }>)).rows) inserted.add(claim.invocation_id);
+        }
+        return inserted;
+      };
+      // One statement commits on its own; SQLite's one-row statements of a batch commit together.
+      return statements.length === 1 ? insert(db) : store.transaction(insert);
     },
 
     find: (scope: IdempotencyScope, executor: Executor = db): Promise<StoredClaim | undefined> =>

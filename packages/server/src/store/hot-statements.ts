@@ -88,23 +88,38 @@ export const CLAIM_COLUMNS = allColumns<IdempotencyKeysTable>()([
 export const COMPLETION_COLUMNS = ["tenant_id", "env", "agent_app_id", "key", "invocation_id", "response_status"] as const satisfies readonly (keyof IdempotencyKeysTable)[];
 const KEY_SCOPE = ["tenant_id", "env", "agent_app_id", "key"] as const;
 
-/** The rows parameter's stand-in while compiling: the one value each statement binds. */
+/** The rows parameter's stand-in while compiling PostgreSQL's statements: the one value each binds. */
 export const ROWS = "$rows";
+/** A column's stand-in while compiling SQLite's statements, which bind one row's values. */
+const COLUMN = "$column:";
+const markerRow = (columns: readonly string[]) => Object.fromEntries(columns.map((column) => [column, `${COLUMN}${column}`]));
 
-/** The rows of the one parameter, as a table `row` with the columns named (see the file comment). */
-function rowsOf(kind: StoreKind, table: string, columns: readonly string[], rows: unknown = ROWS) {
+/** PostgreSQL: the rows of the one parameter, typed by the table's own columns, as a table `row`. */
+function rowsOf(table: string, columns: readonly string[], rows: unknown = ROWS) {
   // A query of its own: one built from the creator of a WITH chain would repeat the chain.
-  const db = compilerFor(kind);
-  if (kind === "sqlite") {
-    return db.selectFrom(sql`json_each(${rows})`.as("row")).select(columns.map((column) => sql`${sql.ref("row.value")} ->> ${sql.lit(column)}`.as(column)));
-  }
-  return db.selectFrom(sql`json_populate_recordset(null::${sql.table(table)}, ${rows})`.as("row")).select(columns.map((column) => sql.ref(`row.${column}`).as(column)));
+  return compilerFor("postgres")
+    .selectFrom(sql`json_populate_recordset(null::${sql.table(table)}, ${rows})`.as("row"))
+    .select(columns.map((column) => sql.ref(`row.${column}`).as(column)));
 }
 
-/** Inserts the rows; SQLite needs the WHERE before an ON CONFLICT to parse an INSERT … SELECT. */
+/** SQLite: one row's values; PostgreSQL: every row of the parameter. */
 function insertRows(db: QueryCreator<any>, kind: StoreKind, table: string, columns: readonly string[], rows?: unknown) {
-  const select = rowsOf(kind, table, columns, rows);
-  return db.insertInto(table).columns(columns as string[]).expression(kind === "sqlite" ? select.where(sql<boolean>`true`) : select);
+  if (kind === "sqlite") return db.insertInto(table).values(markerRow(columns));
+  return db.insertInto(table).columns(columns as string[]).expression(rowsOf(table, columns, rows));
+}
+
+function completeKeys(db: QueryCreator<any>, kind: StoreKind, rows?: unknown) {
+  const update = db.updateTable("idempotency_keys");
+  if (kind === "sqlite") {
+    const row = markerRow(COMPLETION_COLUMNS);
+    return update
+      .set({ status: sql.lit("completed"), invocation_id: row.invocation_id, response_status: row.response_status })
+      .where((eb: any) => eb.and(KEY_SCOPE.map((column) => eb(column, "=", row[column]))));
+  }
+  return update
+    .from(rowsOf("idempotency_keys", COMPLETION_COLUMNS, rows).as("completed"))
+    .set((eb: any) => ({ status: sql.lit("completed"), invocation_id: eb.ref("completed.invocation_id"), response_status: eb.ref("completed.response_status") }))
+    .where((eb: any) => eb.and(KEY_SCOPE.map((column) => eb(`idempotency_keys.${column}`, "=", eb.ref(`completed.${column}`)))));
 }
 
 const STATEMENTS = {
@@ -119,12 +134,7 @@ const STATEMENTS = {
       .onConflict((oc) => oc.columns([...KEY_SCOPE]).doNothing())
       .returning("invocation_id"),
   /** Points each key at its finished invocation. */
-  "idempotency_keys.complete": (db: QueryCreator<any>, kind: StoreKind, rows?: unknown) =>
-    db
-      .updateTable("idempotency_keys")
-      .from(rowsOf(kind, "idempotency_keys", COMPLETION_COLUMNS, rows).as("completed"))
-      .set((eb: any) => ({ status: sql.lit("completed"), invocation_id: eb.ref("completed.invocation_id"), response_status: eb.ref("completed.response_status") }))
-      .where((eb: any) => eb.and(KEY_SCOPE.map((column) => eb(`idempotency_keys.${column}`, "=", eb.ref(`completed.${column}`))))),
+  "idempotency_keys.complete": completeKeys,
 } satisfies Record<string, (db: QueryCreator<any>, kind: StoreKind, rows?: unknown) => Compilable>;
 
 export type HotStatementName = keyof typeof STATEMENTS;
@@ -169,8 +179,18 @@ function compiled(query: Compilable, expected: readonly unknown[]): string {
   return text;
 }
 
+/** Compiles a SQLite statement: its text, and the columns it binds in order (every value must be one). */
+function compiledRow(query: Compilable): { sql: string; columns: string[] } {
+  const { sql: text, parameters } = query.compile();
+  const columns = parameters.map((value) => (typeof value === "string" && value.startsWith(COLUMN) ? value.slice(COLUMN.length) : undefined));
+  if (columns.includes(undefined)) throw new Error(`hot statement binds a value that is not a column: ${text}`);
+  return { sql: text, columns: columns as string[] };
+}
+
 export type CompiledHotStatements = {
   statements: Record<HotStatementName, string>;
+  /** SQLite only: each statement binds one row's values, these columns in this order. */
+  columns: Partial<Record<HotStatementName, string[]>>;
   /** PostgreSQL only: SQLite has no INSERT inside WITH, and no round trips to save. */
   combinations: Partial<Record<keyof typeof COMBINATIONS, string>>;
 };
@@ -178,8 +198,15 @@ export type CompiledHotStatements = {
 /** What the generated files hold for one engine. */
 export function compileHotStatements(kind: StoreKind): CompiledHotStatements {
   const db = compilerFor(kind);
+  if (kind === "sqlite") {
+    const rows = HOT_STATEMENT_NAMES.map((name) => [name, compiledRow(STATEMENTS[name](db, kind))] as const);
+    return {
+      statements: Object.fromEntries(rows.map(([name, row]) => [name, row.sql])) as Record<HotStatementName, string>,
+      columns: Object.fromEntries(rows.map(([name, row]) => [name, row.columns])),
+      combinations: {},
+    };
+  }
   const statements = Object.fromEntries(HOT_STATEMENT_NAMES.map((name) => [name, compiled(STATEMENTS[name](db, kind), [ROWS])])) as Record<HotStatementName, string>;
-  if (kind === "sqlite") return { statements, combinations: {} };
   const combinations = Object.fromEntries(
     Object.entries(COMBINATIONS).map(([name, parts]) => {
       const markers = parts.map((_, i) => `${ROWS}${i}`);
@@ -192,7 +219,7 @@ export function compileHotStatements(kind: StoreKind): CompiledHotStatements {
       return [name, compiled(STATEMENTS[parts[last]!](creator, kind, markers[last]), markers)];
     }),
   ) as Record<keyof typeof COMBINATIONS, string>;
-  return { statements, combinations };
+  return { statements, columns: {}, combinations };
 }
 
 /** A statement's text as a template literal of the generated module. */
@@ -200,18 +227,24 @@ const literal = (text: string) => `\`${text.replace(/[\\`$]/g, (c) => `\\${c}`)}
 
 /** The generated module of one engine, as checked in under src/store/sql/. */
 export function renderHotStatements(kind: StoreKind): string {
-  const { statements, combinations } = compileHotStatements(kind);
+  const { statements, columns, combinations } = compileHotStatements(kind);
+  const columnEntries = Object.entries(columns).map(([name, list]) => `  ${JSON.stringify(name)}: [${list!.map((column) => JSON.stringify(column)).join(", ")}],\n`);
   const statementEntries = Object.entries(statements).map(([name, text]) => `  ${JSON.stringify(name)}:\n    ${literal(text)},\n`);
   const combinationEntries = Object.entries(combinations).map(
     ([name, text]) => `  ${JSON.stringify(name)}: {\n    parts: [${COMBINATIONS[name as keyof typeof COMBINATIONS].map((part) => JSON.stringify(part)).join(", ")}],\n    sql: ${literal(text!)},\n  },\n`,
   );
   return [
     `// Generated by \`npm run generate:sql -w @toolbroker/server\` from src/store/hot-statements.ts: do not edit.`,
-    `// The hot path's statements as ${kind === "sqlite" ? "SQLite" : "PostgreSQL"} runs them; each binds its rows as one JSON parameter.`,
+    kind === "sqlite"
+      ? `// The hot path's statements as SQLite runs them: each writes one row, its values bound in the order of \`columns\`.`
+      : `// The hot path's statements as PostgreSQL runs them: each binds its rows as one JSON parameter.`,
     ``,
     `export const statements = {\n${statementEntries.join("")}} as const;`,
     ``,
-    `/** Statements run together as one (store/prepared.ts, runTogether): the parts in order, and the one statement. */`,
+    `/** The columns each statement binds, in order (SQLite). */`,
+    `export const columns: Partial<Record<keyof typeof statements, readonly string[]>> = {\n${columnEntries.join("")}};`,
+    ``,
+    `/** Statements run together as one (store/prepared.ts, runTogether; PostgreSQL): the parts in order, and the one statement. */`,
     `export const combinations: Record<string, { parts: readonly (keyof typeof statements)[]; sql: string }> = {\n${combinationEntries.join("")}};`,
     ``,
   ].join("\n");

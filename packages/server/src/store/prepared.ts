@@ -5,7 +5,7 @@
  * store/sql/, generated from Kysely builders (store/hot-statements.ts) and drift-tested.
  */
 import { CompiledQuery } from "kysely";
-import type { Executor, Store, StoreKind } from "./database.js";
+import type { Executor, Store } from "./database.js";
 import type { HotStatementName } from "./hot-statements.js";
 import * as postgres from "./sql/postgres.js";
 import * as sqlite from "./sql/sqlite.js";
@@ -15,15 +15,28 @@ export type Statement = CompiledQuery<unknown>;
 
 /**
  * One of the hot path's checked-in statements (store/hot-statements.ts, store/sql/): answers the
- * statement that writes `rows` (undefined fields written as null), or none for no rows. Rows are
- * objects keyed by column and go as one JSON parameter, so the text never depends on their number.
+ * statements that write `rows` (undefined fields written as null), none for no rows. The text
+ * never depends on the number of rows. PostgreSQL takes them all as one JSON parameter, in one
+ * statement; SQLite, which has no round trip to save, runs its one-row statement once per row
+ * with the values bound directly (JSON there cost more than the statements it saved).
  */
 export function hotStatement<Row extends object>({ kind }: Pick<Store, "kind">, name: HotStatementName) {
-  const text = statementsOf(kind)[name];
-  return (rows: readonly Row[]): Statement[] => (rows.length === 0 ? [] : [CompiledQuery.raw(text, [JSON.stringify(rows)])]);
+  if (kind === "postgres") {
+    const text = postgres.statements[name];
+    return (rows: readonly Row[]): Statement[] => (rows.length === 0 ? [] : [CompiledQuery.raw(text, [JSON.stringify(rows)])]);
+  }
+  const text = sqlite.statements[name];
+  const columns = sqlite.columns[name] as readonly (keyof Row)[];
+  return (rows: readonly Row[]): Statement[] => {
+    const statements: Statement[] = [];
+    for (const row of rows) {
+      const values: unknown[] = [];
+      for (const column of columns) values.push(row[column] ?? null);
+      statements.push(CompiledQuery.raw(text, values));
+    }
+    return statements;
+  };
 }
-
-const statementsOf = (kind: StoreKind): Record<HotStatementName, string> => (kind === "postgres" ? postgres.statements : sqlite.statements);
 
 /** A checked-in combination: its text, and which of its parts each statement's text is. */
 type Combination = { text: string; parts: number; partOf: Map<string, number> };

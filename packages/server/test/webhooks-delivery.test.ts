@@ -82,7 +82,7 @@ describeEachDatabase("webhook delivery", (kind) => {
     await registerEndpoint(broker, tenant, { url: receiver.url });
     await expect(
       broker.services.store.db.transaction().execute(async (trx) => {
-        await broker.services.events.emitIn(trx, { tenantId: tenant.tenantId, type: "connection.revoked", data: { rolled: "back" } });
+        await broker.services.events.emitIn({ tenantId: tenant.tenantId, type: "connection.revoked", data: { rolled: "back" } }, trx);
         throw new Error("the change failed");
       }),
     ).rejects.toThrow("the change failed");

@@ -38,7 +38,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     ];
     await first.services.store.db.transaction().execute(async (trx) => {
       for (let n = 0; n < EVENTS; n += 1) {
-        await first.services.events.emitIn(trx, { tenantId: tenant.tenantId, type: "approval.requested", data: { n } });
+        await first.services.events.emitIn({ tenantId: tenant.tenantId, type: "approval.requested", data: { n } }, trx);
       }
     });
     await receiver.waitFor(EVENTS * endpoints.length, 20_000);

@@ -41,7 +41,7 @@ export function createAgentAppService({ store, queries, clock, audit }: AgentApp
       };
       await store.transaction(async (trx) => {
         await queries.insert(row, trx);
-        await audit.appendIn(trx, { tenantId, actor, action: "agent_app.created", target: { type: "agent_app", id: row.id }, data: { name } });
+        await audit.appendIn({ tenantId, actor, action: "agent_app.created", target: { type: "agent_app", id: row.id }, data: { name } }, trx);
       });
       return toAgentApp(row);
     },
@@ -69,7 +69,7 @@ export function createAgentAppService({ store, queries, clock, audit }: AgentApp
       const disabledAt = clock.now().toISOString();
       await store.transaction(async (trx) => {
         await queries.markDisabled(id, disabledAt, trx);
-        await audit.appendIn(trx, { tenantId, actor, action: "agent_app.disabled", target: { type: "agent_app", id } });
+        await audit.appendIn({ tenantId, actor, action: "agent_app.disabled", target: { type: "agent_app", id } }, trx);
       });
       // After the commit: a transaction may run twice, and only a committed change is forgotten.
       recent.delete(`${tenantId}:${id}`);

@@ -95,7 +95,7 @@ export function createApprovalService({ store, queries, audit, events, clock, tt
     /** Stores a drafted approval and announces it, in the transaction of the invocation that waits for it. */
     async insert(approval: Approval, trx: Tx): Promise<void> {
       await queries.insert(approval, trx);
-      await events.emitIn(trx, {
+      await events.emitIn({
         tenantId: approval.tenantId,
         type: "approval.requested",
         data: {
@@ -107,7 +107,7 @@ export function createApprovalService({ store, queries, audit, events, clock, tt
           env: approval.env,
           expires_at: approval.expiresAt,
         },
-      });
+      }, trx);
     },
 
     async listPending(tenantId: string, page: { limit: number; after?: PendingCursor }) {
@@ -136,7 +136,7 @@ export function createApprovalService({ store, queries, audit, events, clock, tt
         const approval = await queries.find(tenantId, id, trx);
         if (!approval) throw notFound("approval");
         if (!decided) throw undecidable(approval);
-        await audit.appendIn(trx, {
+        await audit.appendIn({
           tenantId,
           actor,
           action: "approval.decided",
@@ -145,12 +145,12 @@ export function createApprovalService({ store, queries, audit, events, clock, tt
           toolName: approval.toolName,
           outcome: input.decision === "approve" ? "success" : "denied",
           data: { decision: input.decision, invocation_id: approval.invocationId, reason: input.reason ?? null },
-        });
-        await events.emitIn(trx, {
+        }, trx);
+        await events.emitIn({
           tenantId,
           type: "approval.decided",
           data: { approval_id: id, invocation_id: approval.invocationId, tool_name: approval.toolName, decision: input.decision, decided_by: actor.id, decided_at: at },
-        });
+        }, trx);
         return approval;
       });
     },

@@ -80,11 +80,11 @@ export function createAuditLog({ queries, clock }: AuditLogDeps) {
   }
 
   /** Appends many entries in the caller's transaction. */
-  async function appendManyIn(trx: Tx, entries: AuditEntry[]): Promise<void> {
+  async function appendManyIn(entries: AuditEntry[], trx: Tx): Promise<void> {
     await queries.insertMany(await chainIn(trx, entries), trx);
   }
 
-  async function appendIn(trx: Tx, entry: AuditEntry): Promise<string> {
+  async function appendIn(entry: AuditEntry, trx: Tx): Promise<string> {
     const [row] = await chainIn(trx, [entry]);
     await queries.insertMany([row!], trx);
     return row!.id;
@@ -93,7 +93,7 @@ export function createAuditLog({ queries, clock }: AuditLogDeps) {
   // Entries that go with no other write (a token minted, say) share transactions: the chains'
   // locks and tail lookups (one round trip on PostgreSQL) and the INSERT are paid once per batch,
   // not once per entry, so concurrent appends for one tenant never queue behind each other's.
-  const standalone = createWriteBatcher<AuditEntry>((entries) => queries.transaction((trx) => appendManyIn(trx, entries)));
+  const standalone = createWriteBatcher<AuditEntry>((entries) => queries.transaction((trx) => appendManyIn(entries, trx)));
 
   return {
     /** Appends inside the caller's transaction, so the event exists exactly when the change does. */
@@ -103,7 +103,7 @@ export function createAuditLog({ queries, clock }: AuditLogDeps) {
      * The INSERTs that append `entries`, with their chains locked for the rest of `trx`: for a
      * caller that runs them together with its own statements (store/prepared.ts, runTogether).
      */
-    appendStatementsIn: async (trx: Tx, entries: readonly AuditEntry[]): Promise<Statement[]> => queries.insertStatements(await chainIn(trx, entries)),
+    appendStatementsIn: async (entries: readonly AuditEntry[], trx: Tx): Promise<Statement[]> => queries.insertStatements(await chainIn(trx, entries)),
     /** Appends on its own; resolves once the entry is committed (group commit, store/write-batcher.ts). */
     append: (entry: AuditEntry) => standalone.write(entry),
     /** Writes the standalone entries still queued, then refuses new ones (shutdown, main.ts). */

@@ -112,12 +112,12 @@ export function createPeriodFinalizer(deps: PeriodFinalizerDeps) {
       currency: invoice.currency,
       plan_change: change,
     };
-    await events.emitIn(trx, { tenantId, type: "billing.period_finalized", data: summary });
+    await events.emitIn({ tenantId, type: "billing.period_finalized", data: summary }, trx);
     const target = { type: "billing_period", id: result.period };
-    await audit.appendIn(trx, { tenantId, actor, action: "billing.period_finalized", target, data: summary });
+    await audit.appendIn({ tenantId, actor, action: "billing.period_finalized", target, data: summary }, trx);
     if (change) {
       const data = { ...change, reason: "plan_match", period: result.period };
-      await audit.appendIn(trx, { tenantId, actor, action: "billing.plan_changed", target: { type: "tenant", id: tenantId }, data });
+      await audit.appendIn({ tenantId, actor, action: "billing.plan_changed", target: { type: "tenant", id: tenantId }, data }, trx);
     }
   }
 
@@ -135,7 +135,7 @@ export function createPeriodFinalizer(deps: PeriodFinalizerDeps) {
       const existing = await queries.findFinalized(tenantId, period, trx);
       if (existing) {
         const target = { type: "billing_period", id: period };
-        await audit.appendIn(trx, { tenantId, actor, action: "billing.period_finalize_repeated", target, data: { period } });
+        await audit.appendIn({ tenantId, actor, action: "billing.period_finalize_repeated", target, data: { period } }, trx);
         return { result: JSON.parse(existing.result) as FinalizeResult, repeated: true };
       }
       const tenant = await queries.tenantBilling(tenantId, trx);

@@ -128,7 +128,7 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
       await write(tenantId, async (trx) => {
         await claimRoom(trx, tenantId, "providers", 1);
         await queries.insertProvider(provider, trx);
-        await audit.appendIn(trx, { tenantId, actor, action: "provider.created", target: { type: "provider", id: declaration.id }, data: { env: provider.env, auth: declaration.auth.type, api_base_url: declaration.api_base_url } });
+        await audit.appendIn({ tenantId, actor, action: "provider.created", target: { type: "provider", id: declaration.id }, data: { env: provider.env, auth: declaration.auth.type, api_base_url: declaration.api_base_url } }, trx);
       }, `provider "${declaration.id}"`);
       return provider;
     },
@@ -143,10 +143,10 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
       let marked: string[] = [];
       await write(tenantId, async (trx) => {
         await queries.updateProvider(updated, trx);
-        const reconnect = moved ? await providerMoves.markMoved(trx, { tenantId, provider: providerId }, moved.to) : undefined;
+        const reconnect = moved ? await providerMoves.markMoved({ tenantId, provider: providerId }, moved.to, trx) : undefined;
         marked = reconnect?.connections ?? [];
         const origins = moved && reconnect ? { origins: describeChange(moved), needs_reconnect: { connections: reconnect.connections.length, secret_items: reconnect.secretItems } } : {};
-        await audit.appendIn(trx, { tenantId, actor, action: "provider.updated", target: { type: "provider", id: providerId }, data: { env: updated.env, fields: Object.keys(patch.declaration ?? {}), ...origins } });
+        await audit.appendIn({ tenantId, actor, action: "provider.updated", target: { type: "provider", id: providerId }, data: { env: updated.env, fields: Object.keys(patch.declaration ?? {}), ...origins } }, trx);
       }, `provider "${providerId}"`);
       providerMoves.forget(marked);
       return updated;
@@ -156,7 +156,7 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
       await ownProvider(tenantId, providerId);
       await write(tenantId, async (trx) => {
         await queries.deleteProvider(tenantId, providerId, trx);
-        await audit.appendIn(trx, { tenantId, actor, action: "provider.deleted", target: { type: "provider", id: providerId } });
+        await audit.appendIn({ tenantId, actor, action: "provider.deleted", target: { type: "provider", id: providerId } }, trx);
       }, `provider "${providerId}"`);
     },
 
@@ -174,7 +174,7 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
       await write(tenantId, async (trx) => {
         await claimRoom(trx, tenantId, "tools", 1);
         await queries.insertTools([tool!], trx);
-        await audit.appendIn(trx, { tenantId, actor, action: "tool.created", target: { type: "tool", id: declaration.name }, data: { provider: providerId, env: tool!.env, risk: declaration.risk } });
+        await audit.appendIn({ tenantId, actor, action: "tool.created", target: { type: "tool", id: declaration.name }, data: { provider: providerId, env: tool!.env, risk: declaration.risk } }, trx);
       }, `tool "${declaration.name}"`);
       return tool!;
     },
@@ -186,7 +186,7 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
       const updated: StoredTool = { ...existing, env: patch.env ?? existing.env, declaration, updatedAt: now() };
       await write(tenantId, async (trx) => {
         await queries.updateTool(updated, trx);
-        await audit.appendIn(trx, { tenantId, actor, action: "tool.updated", target: { type: "tool", id: name }, data: { provider: providerId, env: updated.env, fields: Object.keys(patch.declaration ?? {}), risk: declaration.risk } });
+        await audit.appendIn({ tenantId, actor, action: "tool.updated", target: { type: "tool", id: name }, data: { provider: providerId, env: updated.env, fields: Object.keys(patch.declaration ?? {}), risk: declaration.risk } }, trx);
       }, `tool "${name}"`);
       return updated;
     },
@@ -195,7 +195,7 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
       await ownTool(tenantId, providerId, name);
       await write(tenantId, async (trx) => {
         await queries.deleteTool(tenantId, name, trx);
-        await audit.appendIn(trx, { tenantId, actor, action: "tool.deleted", target: { type: "tool", id: name }, data: { provider: providerId } });
+        await audit.appendIn({ tenantId, actor, action: "tool.deleted", target: { type: "tool", id: name }, data: { provider: providerId } }, trx);
       }, `tool "${name}"`);
     },
 
@@ -220,7 +220,7 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
         await write(tenantId, async (trx) => {
           await claimRoom(trx, tenantId, "tools", tools.length);
           await queries.insertTools(tools, trx);
-          await audit.appendIn(trx, { tenantId, actor: options.actor, action: "tools.imported", target: { type: "provider", id: providerId }, data: { tools: tools.map((t) => t.declaration.name), env: input.env ?? "both" } });
+          await audit.appendIn({ tenantId, actor: options.actor, action: "tools.imported", target: { type: "provider", id: providerId }, data: { tools: tools.map((t) => t.declaration.name), env: input.env ?? "both" } }, trx);
         }, "an imported tool");
       }
       return { tools, skipped: outcome.skipped };

@@ -312,19 +312,19 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
     return store.transaction(async (trx) => {
       if (!(await queries.holdState(stateHash, trx))) return false;
       await queries.insertConnection(connection, trx);
-      await deps.audit.appendIn(trx, {
+      await deps.audit.appendIn({
         tenantId,
         actor: creatorActor(connection),
         action: "connection.created",
         target: { type: "connection", id },
         endUserId,
         data: { provider, env, display_name: displayName, ...(connectSessionId ? { connect_session_id: connectSessionId } : {}) },
-      });
-      await deps.events.emitIn(trx, {
+      }, trx);
+      await deps.events.emitIn({
         tenantId,
         type: "connection.created",
         data: { connected_account_id: id, provider, env, end_user_id: endUserId, label: connection.label, display_name: displayName, created_at: connection.createdAt },
-      });
+      }, trx);
       return true;
     });
   }
@@ -356,19 +356,19 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
   async function recordRevocation(trx: Tx, connection: Connection, actor: AuditActor, upstream: UpstreamRevocationAttempt, at: string): Promise<boolean> {
     const { id, tenantId, provider, env, endUserId } = connection;
     if (!(await queries.markRevoked(id, connection.credentialSealed, at, upstream.outcome, trx))) return false;
-    await deps.audit.appendIn(trx, {
+    await deps.audit.appendIn({
       tenantId,
       actor,
       action: "connection.revoked",
       target: { type: "connection", id },
       endUserId,
       data: { provider, env, upstream_revocation: upstream.outcome, ...(upstream.notSent ? { upstream_revocation_not_sent: upstream.notSent } : {}) },
-    });
-    await deps.events.emitIn(trx, {
+    }, trx);
+    await deps.events.emitIn({
       tenantId,
       type: "connection.revoked",
       data: { connected_account_id: id, provider, env, display_name: connection.displayName, end_user_id: endUserId, label: connection.label, revoked_at: at },
-    });
+    }, trx);
     return true;
   }
 

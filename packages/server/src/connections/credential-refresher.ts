@@ -72,7 +72,7 @@ export function createCredentialRefresher(deps: RefresherDeps) {
     await store.transaction(async (trx) => {
       const changed = await queries.markExpired(connection.id, at, reconnect, trx);
       if (Number(changed.numUpdatedRows) === 0) return;
-      await deps.audit.appendIn(trx, {
+      await deps.audit.appendIn({
         tenantId: connection.tenantId,
         actor: { type: "system", id: "credential-refresher" },
         action: "connection.expired",
@@ -80,12 +80,12 @@ export function createCredentialRefresher(deps: RefresherDeps) {
         outcome: "failure",
         endUserId: connection.endUserId,
         data: { provider: connection.provider, reason, ...data },
-      });
-      await deps.events.emitIn(trx, {
+      }, trx);
+      await deps.events.emitIn({
         tenantId: connection.tenantId,
         type: "connection.expired",
         data: { connected_account_id: connection.id, provider: connection.provider, env: connection.env, end_user_id: connection.endUserId, label: connection.label, reason },
-      });
+      }, trx);
     });
     deps.cache.invalidate(connection.id);
   }

@@ -24,15 +24,15 @@ export type CredentialsNeedingReconnect = { connections: string[]; secretItems: 
 
 export function createProviderMoves({ connections, secretItems, cache, events, clock }: ProviderMovesDeps) {
   return {
-    async markMoved(trx: Tx, scope: { tenantId: string; provider: string }, to: CredentialOrigins): Promise<CredentialsNeedingReconnect> {
+    async markMoved(scope: { tenantId: string; provider: string }, to: CredentialOrigins, trx: Tx): Promise<CredentialsNeedingReconnect> {
       const at = clock.now().toISOString();
       const expired = await connections.markOriginChanged(scope, to, at, trx);
       for (const row of expired) {
-        await events.emitIn(trx, {
+        await events.emitIn({
           tenantId: scope.tenantId,
           type: "connection.expired",
           data: { connected_account_id: row.id, provider: scope.provider, env: row.env, end_user_id: row.end_user_id, label: row.label, reason: "origin_changed" },
-        });
+        }, trx);
       }
       const items = await secretItems.markOriginChanged({ tenantId: scope.tenantId, provider: scope.provider }, to, trx);
       return { connections: expired.map((row) => row.id), secretItems: items };

@@ -33,7 +33,7 @@ export type EventPayload = { type: EventType; timestamp: string; data: Record<st
 
 export function createEventOutbox({ queries, clock }: { queries: EventQueries; clock: Clock }) {
   return {
-    async emitIn(trx: Tx, event: { tenantId: string; type: EventType; data: Record<string, unknown> }): Promise<string> {
+    async emitIn(event: { tenantId: string; type: EventType; data: Record<string, unknown> }, trx: Tx): Promise<string> {
       const id = randomUUID();
       const timestamp = clock.now().toISOString();
       const payload: EventPayload = { type: event.type, timestamp, data: event.data };

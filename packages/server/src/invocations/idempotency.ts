@@ -67,7 +67,7 @@ export function createIdempotency({ queries, clock }: IdempotencyDeps) {
    * the request that starts it (`claimedAs`); a key held by another call is refused, which rolls
    * the start back (the approval stays unused).
    */
-  async function markStarted(executor: Executor, scope: IdempotencyScope, start: { requestFingerprint: string; invocationId: string; claimedAs?: string }) {
+  async function markStarted(scope: IdempotencyScope, start: { requestFingerprint: string; invocationId: string; claimedAs?: string }, executor: Executor) {
     const now = clock.now();
     const row = {
       request_fingerprint: start.requestFingerprint,
@@ -125,7 +125,7 @@ export function createIdempotency({ queries, clock }: IdempotencyDeps) {
     completeStatements: (completions: readonly Completion[]) => queries.completeStatements(completions),
 
     /** Write-ahead: the request under this key is about to leave the broker. */
-    markSending: (executor: Executor, scope: IdempotencyScope, invocationId: string) => queries.markSending(scope, invocationId, executor),
+    markSending: (scope: IdempotencyScope, invocationId: string, executor: Executor) => queries.markSending(scope, invocationId, executor),
 
     markStarted,
 

@@ -102,13 +102,13 @@ export function createInvocationLifecycle(deps: LifecycleDeps) {
           throw new BrokerError("conflict", "the invocation no longer waits for its approval", { invocation_id: call.invocationId });
         }
         if (call.idempotency) {
-          await idempotency.markStarted(trx, call.idempotency, {
+          await idempotency.markStarted(call.idempotency, {
             // An invocation recorded before migration 0013 has no request fingerprint: its key then
             // matches no request, so it is only ever replayed through the invocation itself.
             requestFingerprint: call.requestFingerprint ?? "",
             invocationId: call.invocationId,
             ...(options.claimedAs ? { claimedAs: options.claimedAs } : {}),
-          });
+          }, trx);
         }
         return true;
       }),
@@ -139,7 +139,7 @@ export function createInvocationLifecycle(deps: LifecycleDeps) {
       const record: InvocationRecord = { ...transitions.denied(callOf(invocation, caller), error), idempotencyKey: undefined };
       const now = clock.now().toISOString();
       await store.transaction(async (trx) => {
-        if (await queries.markDenied(invocation.id, { errorCode: error.code, completedAt: now }, trx)) await deps.audit.appendManyIn(trx, [auditEntryOf(record)]);
+        if (await queries.markDenied(invocation.id, { errorCode: error.code, completedAt: now }, trx)) await deps.audit.appendManyIn([auditEntryOf(record)], trx);
       });
     },
 
@@ -157,7 +157,7 @@ export function createInvocationLifecycle(deps: LifecycleDeps) {
         if (!changed) return;
         const call = callOf(invocation, originalCaller(invocation));
         const record: InvocationRecord = { call, status: "unknown", errorCode: error.code, upstreamStatus: null, latencyMs: null, outcome, idempotencyKey: "keep" };
-        await deps.audit.appendManyIn(trx, [auditEntryOf(record)]);
+        await deps.audit.appendManyIn([auditEntryOf(record)], trx);
         if (call.idempotency) await runTogether(store, trx, idempotency.completeStatements([{ scope: call.idempotency, invocationId: invocation.id, responseStatus: outcome.status }]));
       });
     },

@@ -155,7 +155,7 @@ export function createInvocationWrites({ store, queries, approvals, events, audi
       const scope = record.call.idempotency;
       if (!scope) continue;
       if (record.idempotencyKey === "keep" && record.outcome) completions.push({ scope, invocationId: record.call.invocationId, responseStatus: record.outcome.status });
-      else if (record.idempotencyKey === "sending") await idempotency.markSending(trx, scope, record.call.invocationId);
+      else if (record.idempotencyKey === "sending") await idempotency.markSending(scope, record.call.invocationId, trx);
       else if (record.idempotencyKey === "release") await idempotency.release(scope, trx, record.call.invocationId);
     }
     return completions;
@@ -172,11 +172,11 @@ export function createInvocationWrites({ store, queries, approvals, events, audi
     await store.transaction(async (trx) => {
       for (const step of steps) {
         if (step.approval) await approvals.insert(step.approval, trx);
-        if (step.event) await events.emitIn(trx, step.event);
+        if (step.event) await events.emitIn(step.event, trx);
       }
       await advanceExisting(trx, steps, now);
       const completions = await settleKeys(trx, steps);
-      const auditInserts = await audit.appendStatementsIn(trx, steps.filter((step) => isAudited(step.record)).map((step) => auditEntryOf(step.record)));
+      const auditInserts = await audit.appendStatementsIn(steps.filter((step) => isAudited(step.record)).map((step) => auditEntryOf(step.record)), trx);
       const fresh = steps.filter((step) => !step.record.call.existing).map((step) => newInvocation(step, now));
       await runTogether(store, trx, [
         ...queries.insertStatements(fresh),

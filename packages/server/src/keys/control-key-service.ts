@@ -62,13 +62,13 @@ export function createControlKeyService({ store, queries, clock, audit }: Contro
       };
       await store.transaction(async (trx) => {
         await queries.insert(row, trx);
-        await audit.appendIn(trx, {
+        await audit.appendIn({
           tenantId,
           actor,
           action: "control_key.created",
           target: { type: "control_key", id: row.id },
           data: { env, name, prefix: row.display_prefix },
-        });
+        }, trx);
       });
       return { ...toInfo(row), key };
     },
@@ -85,7 +85,7 @@ export function createControlKeyService({ store, queries, clock, audit }: Contro
       const revokedAt = clock.now().toISOString();
       await store.transaction(async (trx) => {
         await queries.markRevoked(id, revokedAt, trx);
-        await audit.appendIn(trx, { tenantId, actor, action: "control_key.revoked", target: { type: "control_key", id } });
+        await audit.appendIn({ tenantId, actor, action: "control_key.revoked", target: { type: "control_key", id } }, trx);
       });
       // After the commit: a transaction may run twice, and only a committed revocation is forgotten.
       verified.delete(row.key_hash);

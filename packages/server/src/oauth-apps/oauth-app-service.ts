@@ -77,13 +77,13 @@ export function createOAuthAppService({ store, queries, vault, catalogue, audit,
     await store.transaction(async (trx) => {
       const replaced = await queries.retireCurrent(key, "replaced", now, trx);
       await queries.insert(row, trx);
-      await audit.appendIn(trx, {
+      await audit.appendIn({
         tenantId: key.tenantId,
         actor,
         action: "oauth_app.set",
         target: { type: "oauth_app", id },
         data: { provider: key.provider, env: key.env, client_id: input.client_id, replaced },
-      });
+      }, trx);
     });
     return viewOf(row);
   }
@@ -92,13 +92,13 @@ export function createOAuthAppService({ store, queries, vault, catalogue, audit,
     const rotated = { ...row, client_secret_sealed: await vault.seal(secretContext(row), secret), client_secret_hint: hintOf(secret) };
     await store.transaction(async (trx) => {
       await queries.replaceSecret(row.id, rotated.client_secret_sealed, rotated.client_secret_hint, trx);
-      await audit.appendIn(trx, {
+      await audit.appendIn({
         tenantId: row.tenant_id,
         actor,
         action: "oauth_app.secret_rotated",
         target: { type: "oauth_app", id: row.id },
         data: { provider: row.provider, env: row.env, client_id: row.client_id },
-      });
+      }, trx);
     });
     return viewOf(rotated);
   }
@@ -137,7 +137,7 @@ export function createOAuthAppService({ store, queries, vault, catalogue, audit,
       const row = await current(tenantId, providerId, env);
       await store.transaction(async (trx) => {
         await queries.retireCurrent({ tenantId, env, provider: row.provider }, "removed", clock.now().toISOString(), trx);
-        await audit.appendIn(trx, { tenantId, actor, action: "oauth_app.removed", target: { type: "oauth_app", id: row.id }, data: { provider: row.provider, env } });
+        await audit.appendIn({ tenantId, actor, action: "oauth_app.removed", target: { type: "oauth_app", id: row.id }, data: { provider: row.provider, env } }, trx);
       });
     },
 

@@ -58,7 +58,7 @@ export function createPolicyService({ store, queries, audit, clock, catalogue }:
         const current = await queries.latest(tenantId, env, trx);
         const next = (current?.version ?? 0) + 1;
         await queries.insert({ id: randomUUID(), tenant_id: tenantId, env, version: next, document: JSON.stringify(rules), created_at: at, created_by: actor.id }, trx);
-        await audit.appendIn(trx, { tenantId, actor, action: "policy.updated", target: { type: "policy", id: `${env}:v${next}` }, data: { env, version: next, rules: rules.length } });
+        await audit.appendIn({ tenantId, actor, action: "policy.updated", target: { type: "policy", id: `${env}:v${next}` }, data: { env, version: next, rules: rules.length } }, trx);
         return next;
       });
       cache.delete(cacheKey(tenantId, env));

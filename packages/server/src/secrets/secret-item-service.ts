@@ -98,14 +98,14 @@ export function createSecretItemService({ store, queries, vault, catalogue, audi
     if (await queries.findByName(row)) throw new BrokerError("conflict", `a secret item named "${input.name}" already exists for ${provider.id} in ${input.env}`);
     await store.transaction(async (trx) => {
       await queries.insert(row, trx);
-      await audit.appendIn(trx, {
+      await audit.appendIn({
         tenantId,
         actor,
         action: "secret_item.created",
         target: { type: "secret_item", id },
         endUserId: input.endUserId,
         data: { provider: provider.id, env: input.env, name: input.name },
-      });
+      }, trx);
     });
     return present(row);
   }
@@ -113,14 +113,14 @@ export function createSecretItemService({ store, queries, vault, catalogue, audi
   async function remove(row: SecretItemsTable, actor: AuditActor) {
     await store.transaction(async (trx) => {
       await queries.delete(row.id, trx);
-      await audit.appendIn(trx, {
+      await audit.appendIn({
         tenantId: row.tenant_id,
         actor,
         action: "secret_item.deleted",
         target: { type: "secret_item", id: row.id },
         endUserId: row.end_user_id,
         data: { provider: row.provider, env: row.env, name: row.name },
-      });
+      }, trx);
     });
   }
 
@@ -184,7 +184,7 @@ export function createSecretItemService({ store, queries, vault, catalogue, audi
       if (!change) return;
       await store.transaction(async (trx) => {
         if ((await queries.markOriginChanged({ tenantId: item.tenantId, id: item.id }, current, trx)) === 0) return;
-        await audit.appendIn(trx, {
+        await audit.appendIn({
           tenantId: item.tenantId,
           actor: { type: "system", id: "credential-origins" },
           action: "secret_item.needs_reconnect",
@@ -192,7 +192,7 @@ export function createSecretItemService({ store, queries, vault, catalogue, audi
           outcome: "failure",
           endUserId: item.endUserId,
           data: { provider: item.provider, env: item.env, name: item.name, reason: "origin_changed", ...describeChange(change) },
-        });
+        }, trx);
       });
       throw originChangedError("secret item", change, who);
     },

@@ -21,13 +21,13 @@ export function createTenantService({ store, queries, clock, audit }: TenantServ
       await store.transaction(async (trx) => {
         await queries.insertTenant({ id: tenantId, name, plan_id: "free", created_at: now }, trx);
         await queries.upsertMember({ id: randomUUID(), tenant_id: tenantId, ...admin, role: "admin", created_at: now }, trx);
-        await audit.appendIn(trx, {
+        await audit.appendIn({
           tenantId,
           actor: { type: "cli", id: admin.subject },
           action: "tenant.created",
           target: { type: "tenant", id: tenantId },
           data: { name, admin_issuer: admin.issuer, admin_subject: admin.subject },
-        });
+        }, trx);
       });
       return { tenantId, name };
     },
@@ -46,13 +46,13 @@ export function createTenantService({ store, queries, clock, audit }: TenantServ
       const now = clock.now().toISOString();
       await store.transaction(async (trx) => {
         await queries.upsertMember({ id: randomUUID(), tenant_id: tenantId, ...member, created_at: now }, trx);
-        await audit.appendIn(trx, {
+        await audit.appendIn({
           tenantId,
           actor: { type: "cli", id: actor },
           action: "member.added",
           target: { type: "member", id: `${member.issuer}|${member.subject}` },
           data: { ...member },
-        });
+        }, trx);
       });
     },
 

@@ -84,13 +84,13 @@ export function createDeliveryAttempts({ deliveries, endpoints, vault, sender, a
       ...disabled,
     }, trx);
     if (disable) {
-      await audit.appendIn(trx, {
+      await audit.appendIn({
         tenantId: endpoint.tenant_id,
         actor: SYSTEM_ACTOR,
         action: "webhook.disabled",
         target: { type: "webhook_endpoint", id: endpoint.id },
         data: { reason: disable.reason, message: disable.message },
-      });
+      }, trx);
     }
   }
 

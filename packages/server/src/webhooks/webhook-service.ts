@@ -86,7 +86,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     await endpoints.transaction(async (trx) => {
       await endpoints.insertEndpoint(row, trx);
       const data = { url: auditUrl(url), events: input.events ?? null, secret_prefix: row.secret_prefix };
-      await audit.appendIn(trx, { tenantId, actor, action: "webhook.created", target: target(id), data });
+      await audit.appendIn({ tenantId, actor, action: "webhook.created", target: target(id), data }, trx);
     });
     return { ...toEndpointView(row), secret };
   }
@@ -120,7 +120,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         ...(input.events !== undefined ? { events: input.events } : {}),
         ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
       };
-      await audit.appendIn(trx, { tenantId, actor, action: "webhook.updated", target: target(id), data });
+      await audit.appendIn({ tenantId, actor, action: "webhook.updated", target: target(id), data }, trx);
     });
     if (patch.status === "enabled") deps.nudge();
     return toEndpointView(await requireEndpoint(tenantId, id));
@@ -129,7 +129,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
   async function remove(tenantId: string, id: string, actor: AuditActor) {
     await endpoints.transaction(async (trx) => {
       if (!(await endpoints.deleteEndpoint(tenantId, id, trx))) throw notFound("webhook endpoint");
-      await audit.appendIn(trx, { tenantId, actor, action: "webhook.deleted", target: target(id) });
+      await audit.appendIn({ tenantId, actor, action: "webhook.deleted", target: target(id) }, trx);
     });
     return { id, deleted: true as const };
   }
@@ -151,7 +151,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         throw new BrokerError("conflict", "the secret was rotated or the endpoint deleted at the same time; try again");
       }
       const data = { secret_prefix: patch.secret_prefix, previous_secret_expires_at: patch.previous_secret_expires_at };
-      await audit.appendIn(trx, { tenantId, actor, action: "webhook.secret_rotated", target: target(id), data });
+      await audit.appendIn({ tenantId, actor, action: "webhook.secret_rotated", target: target(id), data }, trx);
     });
     return { ...toEndpointView(await requireEndpoint(tenantId, id)), secret };
   }
@@ -176,7 +176,7 @@ function deliveryOperations(deps: WebhookServiceDeps, requireEndpoint: (tenantId
     const delivery = await endpoints.transaction(async (trx) => {
       // Held until commit: a concurrent delete either came first (404) or removes this delivery with it.
       if (!(await endpoints.holdEndpoint(tenantId, id, trx))) throw notFound("webhook endpoint");
-      const eventId = await deps.events.emitIn(trx, { tenantId, type: "webhook.test", data: { endpoint_id: id, message: TEST_MESSAGE } });
+      const eventId = await deps.events.emitIn({ tenantId, type: "webhook.test", data: { endpoint_id: id, message: TEST_MESSAGE } }, trx);
       // Only this endpoint gets a test event: it never goes through the fan-out.
       await deliveries.markEventDispatched(eventId, now.toISOString(), trx);
       const event = await deliveries.findEvent(eventId, trx);
@@ -187,7 +187,7 @@ function deliveryOperations(deps: WebhookServiceDeps, requireEndpoint: (tenantId
         lease_token: randomUUID(),
       });
       await deliveries.insertDelivery(row, trx);
-      await audit.appendIn(trx, { tenantId, actor, action: "webhook.tested", target: target(id), data: { event_id: eventId } });
+      await audit.appendIn({ tenantId, actor, action: "webhook.tested", target: target(id), data: { event_id: eventId } }, trx);
       return row;
     });
     const report = await deps.attempts.attempt(delivery);
@@ -225,7 +225,7 @@ function deliveryOperations(deps: WebhookServiceDeps, requireEndpoint: (tenantId
         throw new BrokerError("webhook_delivery_in_progress", "an attempt of this delivery is in progress; try again when it has finished");
       }
       const data = { delivery_id: deliveryId, event_id: delivery.event_id };
-      await audit.appendIn(trx, { tenantId, actor, action: "webhook.delivery_retried", target: target(endpointId), data });
+      await audit.appendIn({ tenantId, actor, action: "webhook.delivery_retried", target: target(endpointId), data }, trx);
     });
     deps.nudge();
     const updated = await deliveries.findDelivery(tenantId, endpointId, deliveryId);

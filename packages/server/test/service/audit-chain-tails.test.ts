@@ -50,7 +50,7 @@ describeEachDatabase("audit chain tails", (kind) => {
     let firstLocked!: () => void;
     const locked = new Promise<void>((resolve) => (firstLocked = resolve));
     const firstWrite = first!.db.transaction().execute(async (trx) => {
-      await firstAudit.appendManyIn(trx, [entry("t1", "first 1"), entry("t1", "first 2")]);
+      await firstAudit.appendManyIn([entry("t1", "first 1"), entry("t1", "first 2")], trx);
       firstLocked();
       await firstHolds;
     });

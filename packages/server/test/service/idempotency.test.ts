@@ -76,7 +76,7 @@ describeEachDatabase("idempotency keys on a real database", (kind) => {
 
     const sending = freshScope();
     await idempotency.claim(sending, "fp", "inv-sending");
-    await idempotency.markSending(stores[0]!.db, sending, "inv-sending");
+    await idempotency.markSending(sending, "inv-sending", stores[0]!.db);
     await idempotency.release(sending);
     expect(await stored(sending)).toMatchObject({ status: "sending", invocation_id: "inv-sending" });
     await expect(idempotency.claim(sending, "fp", "inv-duplicate")).rejects.toMatchObject({ code: "request_in_progress" });
@@ -97,7 +97,7 @@ describeEachDatabase("idempotency keys on a real database", (kind) => {
     const idempotency = idempotencyOn(stores[0]!);
     const scope = freshScope();
     await idempotency.claim(scope, "fp", "inv-sent");
-    await idempotency.markSending(stores[0]!.db, scope, "inv-sent");
+    await idempotency.markSending(scope, "inv-sent", stores[0]!.db);
     clock.advance(IN_PROGRESS_STALE_MS);
     const outcomes = await Promise.all([idempotency.claim(scope, "fp", "inv-a"), idempotencyOn(other()).claim(scope, "fp", "inv-b")]);
     expect(outcomes).toEqual([
@@ -118,7 +118,7 @@ describeEachDatabase("idempotency keys on a real database", (kind) => {
 
   it("lets exactly one of two approved calls starting at once under a free key mark it sending", async () => {
     const scope = freshScope();
-    const start = (store: Store, invocationId: string) => store.transaction((trx) => idempotencyOn(store).markStarted(trx, scope, { requestFingerprint: "fp", invocationId }));
+    const start = (store: Store, invocationId: string) => store.transaction((trx) => idempotencyOn(store).markStarted(scope, { requestFingerprint: "fp", invocationId }, trx));
     const outcomes = await Promise.allSettled([start(stores[0]!, "inv-approved-1"), start(other(), "inv-approved-2")]);
     expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
     const winner = outcomes[0]!.status === "fulfilled" ? "inv-approved-1" : "inv-approved-2";
@@ -131,7 +131,7 @@ describeEachDatabase("idempotency keys on a real database", (kind) => {
     const scope = freshScope();
     await idempotency.claim(scope, "fp", "inv-request");
     const start = (invocationId: string, claimedAs?: string) =>
-      stores[0]!.transaction((trx) => idempotency.markStarted(trx, scope, { requestFingerprint: "fp", invocationId, ...(claimedAs ? { claimedAs } : {}) }));
+      stores[0]!.transaction((trx) => idempotency.markStarted(scope, { requestFingerprint: "fp", invocationId, ...(claimedAs ? { claimedAs } : {}) }, trx));
     await expect(start("inv-intruder")).rejects.toMatchObject({ code: "request_in_progress" });
     await start("inv-approved", "inv-request");
     expect(await stored(scope)).toMatchObject({ status: "sending", invocation_id: "inv-approved" });

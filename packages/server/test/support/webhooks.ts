@@ -11,7 +11,7 @@ import { startOidcIssuer } from "./oidc-issuer.js";
 
 /** Raises an event the way other domains do: inside a transaction, through the outbox. */
 export function emitEvent(broker: TestBroker, tenantId: string, type: EventType, data: Record<string, unknown> = {}): Promise<string> {
-  return broker.services.store.db.transaction().execute((trx) => broker.services.events.emitIn(trx, { tenantId, type, data }));
+  return broker.services.store.db.transaction().execute((trx) => broker.services.events.emitIn({ tenantId, type, data }, trx));
 }
 
 export type CreatedEndpoint = { id: string; secret: string; secret_prefix: string; url: string; [key: string]: unknown };

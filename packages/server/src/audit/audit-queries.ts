@@ -39,7 +39,7 @@ export function createAuditQueries(store: Pick<Store, "db" | "kind" | "transacti
   async function sqliteTails(tenantIds: readonly string[], trx: Tx) {
     const tails = new Map<string, ChainLink>();
     for (const tenantId of tenantIds) {
-      const [last] = await lastLinkOf(trx, tenantId);
+      const [last] = await lastLinkOf(tenantId, trx);
       if (last) tails.set(tenantId, last);
     }
     return tails;
@@ -66,7 +66,7 @@ export function createAuditQueries(store: Pick<Store, "db" | "kind" | "transacti
     /** The INSERTs of chained rows, for the caller to run in the transaction that holds their chains. */
     insertStatements: (rows: readonly AuditRow[]): Statement[] => insertRows(rows),
 
-    insertMany: (rows: readonly AuditRow[], trx: Tx): Promise<void> => runTogether(store, trx, insertRows(rows)),
+    insertMany: (rows: readonly AuditRow[], trx: Tx): Promise<void> => runTogether(store, insertRows(rows), trx),
 
     /** A page of the tenant's events, newest first. */
     list(tenantId: string, filter: AuditFilter): Promise<AuditRow[]> {

@@ -131,7 +131,7 @@ export function createPeriodFinalizer(deps: PeriodFinalizerDeps) {
     // transaction: the processor may be remote.
     await metering.sync(tenantId, Number.POSITIVE_INFINITY, { throughPeriod: period });
     return store.transaction(async (trx) => {
-      await store.lock(trx, `billing:${tenantId}`);
+      await store.lock(`billing:${tenantId}`, trx);
       const existing = await queries.findFinalized(tenantId, period, trx);
       if (existing) {
         const target = { type: "billing_period", id: period };

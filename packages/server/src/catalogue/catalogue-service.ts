@@ -98,7 +98,7 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
    * take the last room (SQLite runs one writer at a time anyway).
    */
   async function claimRoom(trx: Tx, tenantId: string, what: "tools" | "providers", adding: number) {
-    await store.lock(trx, `catalogue:${tenantId}`);
+    await store.lock(`catalogue:${tenantId}`, trx);
     assertRoomFor(what, await (what === "tools" ? queries.countTools(tenantId, trx) : queries.countProviders(tenantId, trx)), adding);
   }
 

@@ -184,7 +184,7 @@ export function createCredentialRefresher(deps: RefresherDeps) {
       if (store.kind !== "postgres") return await refreshRow(store.db, connection.id, connection.tenantId, ownMark, force, staleAccessToken);
       // Never retried as a whole: it spends a refresh token at the provider.
       return await store.transaction(async (trx) => {
-        await store.lock(trx, `refresh:${connection.id}`);
+        await store.lock(`refresh:${connection.id}`, trx);
         return refreshRow(trx, connection.id, connection.tenantId, ownMark, force, staleAccessToken);
       }, { retryOnConflict: false });
     } catch (error) {

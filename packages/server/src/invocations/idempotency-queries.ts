@@ -64,7 +64,7 @@ export function createIdempotencyQueries(store: Pick<Store, "db" | "kind" | "tra
      * Deletes a claim whose request never announced sending; a `sending` claim is kept, unless it
      * is the mark of `sentBy`, an invocation whose outcome says its request never left.
      */
-    deleteInProgress: (scope: IdempotencyScope, executor: Executor = db, sentBy?: string) =>
+    deleteInProgress: (scope: IdempotencyScope, sentBy?: string, executor: Executor = db) =>
       scoped(executor.deleteFrom("idempotency_keys"), scope)
         .where((eb) => (sentBy === undefined ? eb("status", "=", "in_progress") : eb.or([eb("status", "=", "in_progress"), eb.and([eb("status", "=", "sending"), eb("invocation_id", "=", sentBy)])])))
         .execute(),

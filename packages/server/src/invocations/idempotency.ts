@@ -57,8 +57,8 @@ export function createIdempotency({ queries, clock }: IdempotencyDeps) {
    * Forgets a key, unless a request under it was announced as sending. `sentBy` names a call whose
    * outcome says its own announced request never left: its mark is forgotten too.
    */
-  async function release(scope: IdempotencyScope, executor?: Executor, sentBy?: string) {
-    await queries.deleteInProgress(scope, executor, sentBy);
+  async function release(scope: IdempotencyScope, sentBy?: string, executor?: Executor) {
+    await queries.deleteInProgress(scope, sentBy, executor);
   }
 
   /**

@@ -158,7 +158,7 @@ export function createInvocationLifecycle(deps: LifecycleDeps) {
         const call = callOf(invocation, originalCaller(invocation));
         const record: InvocationRecord = { call, status: "unknown", errorCode: error.code, upstreamStatus: null, latencyMs: null, outcome, idempotencyKey: "keep" };
         await deps.audit.appendManyIn([auditEntryOf(record)], trx);
-        if (call.idempotency) await runTogether(store, trx, idempotency.completeStatements([{ scope: call.idempotency, invocationId: invocation.id, responseStatus: outcome.status }]));
+        if (call.idempotency) await runTogether(store, idempotency.completeStatements([{ scope: call.idempotency, invocationId: invocation.id, responseStatus: outcome.status }]), trx);
       });
     },
   };

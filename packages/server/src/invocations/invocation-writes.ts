@@ -156,7 +156,7 @@ export function createInvocationWrites({ store, queries, approvals, events, audi
       if (!scope) continue;
       if (record.idempotencyKey === "keep" && record.outcome) completions.push({ scope, invocationId: record.call.invocationId, responseStatus: record.outcome.status });
       else if (record.idempotencyKey === "sending") await idempotency.markSending(scope, record.call.invocationId, trx);
-      else if (record.idempotencyKey === "release") await idempotency.release(scope, trx, record.call.invocationId);
+      else if (record.idempotencyKey === "release") await idempotency.release(scope, record.call.invocationId, trx);
     }
     return completions;
   }
@@ -178,12 +178,12 @@ export function createInvocationWrites({ store, queries, approvals, events, audi
       const completions = await settleKeys(trx, steps);
       const auditInserts = await audit.appendStatementsIn(steps.filter((step) => isAudited(step.record)).map((step) => auditEntryOf(step.record)), trx);
       const fresh = steps.filter((step) => !step.record.call.existing).map((step) => newInvocation(step, now));
-      await runTogether(store, trx, [
+      await runTogether(store, [
         ...queries.insertStatements(fresh),
         ...queries.usageStatements(await usageOfExisting(trx, steps.filter((step) => step.record.call.existing), now)),
         ...idempotency.completeStatements(completions),
         ...auditInserts,
-      ]);
+      ], trx);
     });
   }
 

@@ -13,7 +13,7 @@ export function createMeteringQueries({ db: storeDb }: Pick<Store, "db">) {
     /** Executions of a tenant's period, per env (usage/metered-execution-queries.ts). */
     async usageByEnv(tenantId: string, period: string, db: Executor = storeDb): Promise<UsageByEnv> {
       const rows = await db
-        .selectFrom(meteredExecutions(db, { tenantId, fromPeriod: period, toPeriod: period }).as("u"))
+        .selectFrom(meteredExecutions({ tenantId, fromPeriod: period, toPeriod: period }, db).as("u"))
         .select(["u.env", (eb) => eb.fn.countAll<number>().as("n")])
         .groupBy("u.env")
         .execute();
@@ -28,7 +28,7 @@ export function createMeteringQueries({ db: storeDb }: Pick<Store, "db">) {
      */
     async pendingUsage(tenantId: string, limit: number, scope: PendingScope = {}, db: Executor = storeDb): Promise<PendingUsage[]> {
       return db
-        .selectFrom(meteredExecutions(db, { tenantId, toPeriod: scope.throughPeriod, since: scope.since }).as("u"))
+        .selectFrom(meteredExecutions({ tenantId, toPeriod: scope.throughPeriod, since: scope.since }, db).as("u"))
         .leftJoin("metering_reports as r", "r.usage_event_id", "u.id")
         .select(["u.id", "u.tenant_id", "u.env", "u.period", "u.occurred_at"])
         .where("r.usage_event_id", "is", null)

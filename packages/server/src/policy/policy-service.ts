@@ -54,7 +54,7 @@ export function createPolicyService({ store, queries, audit, clock, catalogue }:
       validateRules(rules, (await catalogue.view({ tenantId, env })).tools.names());
       const at = clock.now().toISOString();
       const version = await store.transaction(async (trx) => {
-        await store.lock(trx, `policy:${tenantId}:${env}`);
+        await store.lock(`policy:${tenantId}:${env}`, trx);
         const current = await queries.latest(tenantId, env, trx);
         const next = (current?.version ?? 0) + 1;
         await queries.insert({ id: randomUUID(), tenant_id: tenantId, env, version: next, document: JSON.stringify(rules), created_at: at, created_by: actor.id }, trx);

@@ -30,7 +30,7 @@ export type Store = {
    * Serialises a critical section across processes for the rest of `trx`. SQLite already runs one
    * writer at a time through Kysely's single connection, so only PostgreSQL needs a lock.
    */
-  lock(trx: Tx, key: string): Promise<void>;
+  lock(key: string, trx: Tx): Promise<void>;
   /** A cheap round trip (`select 1`) that rejects when the database does not answer within `timeoutMs`. */
   ping(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
@@ -217,7 +217,7 @@ function openPostgres(connectionString: string): Store {
     db,
     kind: "postgres",
     transaction: transactionOf(db),
-    lock: async (trx, key) => {
+    lock: async (key, trx) => {
       await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
     },
     ping: async (timeoutMs) => {

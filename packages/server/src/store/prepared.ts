@@ -77,7 +77,7 @@ function combined(statements: readonly Statement[]): Statement | undefined {
  * Anything else, and everything on SQLite (no round trips to save, no INSERT inside WITH), runs
  * one by one.
  */
-export async function runTogether({ kind }: Pick<Store, "kind">, executor: Executor, statements: readonly Statement[]): Promise<void> {
+export async function runTogether({ kind }: Pick<Store, "kind">, statements: readonly Statement[], executor: Executor): Promise<void> {
   const one = kind === "postgres" && statements.length > 1 ? combined(statements) : undefined;
   if (one) await executor.executeQuery(one);
   else for (const statement of statements) await executor.executeQuery(statement);
@@ -90,7 +90,7 @@ export async function runTogether({ kind }: Pick<Store, "kind">, executor: Execu
 export function preparedQuery<Result>(compiled: CompiledQuery<Result>, marker: unknown) {
   const at = compiled.parameters.indexOf(marker);
   if (at < 0 || compiled.parameters.lastIndexOf(marker) !== at) throw new Error("preparedQuery: the marker must be bound exactly once");
-  return async (executor: Executor, value: unknown): Promise<Result[]> => {
+  return async (value: unknown, executor: Executor): Promise<Result[]> => {
     const parameters = [...compiled.parameters];
     parameters[at] = value;
     return (await executor.executeQuery(CompiledQuery.raw(compiled.sql, parameters) as CompiledQuery<Result>)).rows;

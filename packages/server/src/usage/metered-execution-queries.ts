@@ -35,8 +35,8 @@ export type MeteredExecution = {
   occurred_at: string;
 };
 
-/** The executions matching `filter`, as a subquery: `db.selectFrom(meteredExecutions(db, filter).as("u"))`. */
-export function meteredExecutions(db: Executor, filter: MeteredFilter) {
+/** The executions matching `filter`, as a subquery: `db.selectFrom(meteredExecutions(filter, db).as("u"))`. */
+export function meteredExecutions(filter: MeteredFilter, db: Executor) {
   let events = db
     .selectFrom("usage_events")
     .select(["id", "invocation_id", "tenant_id", "env", "agent_app_id", "tool_name", "end_user_id", "period", "occurred_at"])

@@ -23,7 +23,7 @@ export function createUsageQueries({ db }: Pick<Store, "db">) {
     async countDaily(tenantId: string, month: string, env: "test" | "live" | undefined): Promise<{ day: string; env: "test" | "live"; executions: number }[]> {
       const day = sql<string>`substr(u.occurred_at, 1, 10)`;
       const rows = await db
-        .selectFrom(meteredExecutions(db, { tenantId, fromPeriod: month, toPeriod: month, env }).as("u"))
+        .selectFrom(meteredExecutions({ tenantId, fromPeriod: month, toPeriod: month, env }, db).as("u"))
         .select([day.as("day"), "u.env", (eb) => eb.fn.countAll<number>().as("executions")])
         .groupBy([day, "u.env"])
         .execute();
@@ -33,7 +33,7 @@ export function createUsageQueries({ db }: Pick<Store, "db">) {
     /** Metered executions grouped by (period, env, agent app, tool), and by end user on request. */
     async countUsage(filter: UsageFilter): Promise<UsageRow[]> {
       const byEndUser = filter.byEndUser === true;
-      const executions = meteredExecutions(db, {
+      const executions = meteredExecutions({
         tenantId: filter.tenantId,
         fromPeriod: filter.from,
         toPeriod: filter.to,
@@ -41,7 +41,7 @@ export function createUsageQueries({ db }: Pick<Store, "db">) {
         agentAppId: filter.agentAppId || undefined,
         tool: filter.tool || undefined,
         endUserId: filter.endUserId || undefined,
-      });
+      }, db);
       const rows = await db
         .selectFrom(executions.as("u"))
         .select(["u.period", "u.env", "u.agent_app_id", "u.tool_name"])

@@ -78,7 +78,7 @@ describeEachDatabase("the hot path's checked-in statements", (kind) => {
     expect(await claimed([row("k2", "i3"), row("k3", "i4"), row("k3", "i5")])).toEqual(["i4"]);
 
     const complete = hotStatement(store, "idempotency_keys.complete");
-    await store.transaction((trx) => runTogether(store, trx, complete([{ tenant_id: "t1", env: "test", agent_app_id: "app", key: "k2", invocation_id: "i9", response_status: 201 }])));
+    await store.transaction((trx) => runTogether(store, complete([{ tenant_id: "t1", env: "test", agent_app_id: "app", key: "k2", invocation_id: "i9", response_status: 201 }]), trx));
     const keys = await store.db.selectFrom("idempotency_keys").select(["key", "status", "invocation_id", "response_status"]).orderBy("key").execute();
     expect(keys).toEqual([
       { key: "k1", status: "in_progress", invocation_id: "i1", response_status: null },
@@ -95,17 +95,17 @@ describeEachDatabase("the hot path's checked-in statements", (kind) => {
     const usageRow = { id: "u1", tenant_id: "t1", env: "test", agent_app_id: "app", tool_name: "scm.get", invocation_id: "i1", period: "2026-11", occurred_at: "2026-11-29T10:00:00.000Z", end_user_id: null };
     await store.transaction(async (trx) => {
       const recording = { executeQuery: (query: CompiledQuery) => (sent.push(query.sql), trx.executeQuery(query)) } as unknown as Executor;
-      await runTogether(store, recording, [...usage([usageRow]), ...insertAudit([audit(1), audit(2)])]);
+      await runTogether(store, [...usage([usageRow]), ...insertAudit([audit(1), audit(2)])], recording);
       // A second usage event of the same invocation is skipped, not an error.
-      await runTogether(store, recording, [...usage([{ ...usageRow, id: "u2" }]), ...insertAudit([audit(3)])]);
+      await runTogether(store, [...usage([{ ...usageRow, id: "u2" }]), ...insertAudit([audit(3)])], recording);
     });
     expect(sent).toHaveLength(kind === "postgres" ? 2 : 5);
     expect(await store.db.selectFrom("usage_events").select("id").execute()).toEqual([{ id: "u1" }]);
     expect((await store.db.selectFrom("audit_events").select("seq").orderBy("seq").execute()).map((r) => r.seq)).toEqual([1, 2, 3]);
 
     // A row that breaks a constraint fails the whole statement: nothing of it stays.
-    await expect(store.transaction((trx) => runTogether(store, trx, [...usage([{ ...usageRow, id: "u3", invocation_id: "i3" }]), ...insertAudit([audit(1)])]))).rejects.toThrow();
+    await expect(store.transaction((trx) => runTogether(store, [...usage([{ ...usageRow, id: "u3", invocation_id: "i3" }]), ...insertAudit([audit(1)])], trx))).rejects.toThrow();
     expect(await store.db.selectFrom("usage_events").select("id").where("id", "=", "u3").execute()).toEqual([]);
-    await runTogether(store, store.db, []);
+    await runTogether(store, [], store.db);
   });
 });

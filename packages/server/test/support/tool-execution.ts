@@ -77,7 +77,7 @@ export async function secondAgentApp(world: Pick<ToolWorld, "broker" | "tenant">
 /** A tenant's metered executions, from both places they are written (usage/metered-executions.ts). */
 export async function meteredExecutionsOf(broker: TestBroker, tenantId: string): Promise<MeteredExecution[]> {
   const { db } = broker.services.store;
-  return db.selectFrom(meteredExecutions(db, { tenantId }).as("u")).selectAll().execute();
+  return db.selectFrom(meteredExecutions({ tenantId }, db).as("u")).selectAll().execute();
 }
 
 /** Rows of a table for one tenant, read straight from the database. */

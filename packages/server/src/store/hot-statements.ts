@@ -4,11 +4,12 @@
  * fails when those files differ from what these builders compile). At run time only the
  * checked-in text runs (store/prepared.ts), so a reviewer reads the SQL each engine sees.
  *
- * Each statement takes its rows as ONE parameter, a JSON array of row objects keyed by column, so
- * its text is the same whatever the number of rows: SQLite reads them with `json_each`, PostgreSQL
- * with `json_populate_recordset`, which types every field by the table's own column. The
- * PostgreSQL statements that run together are fused into one statement with data-modifying WITH
- * clauses, also compiled here, so no SQL text is ever rewritten at run time.
+ * Each statement's text is the same whatever the number of rows. On PostgreSQL it takes its rows
+ * as ONE parameter, a JSON array of row objects read by `json_populate_recordset` (which types
+ * every field by the table's own column), and the statements that run together are fused into one
+ * statement with data-modifying WITH clauses, also compiled here. On SQLite, which has no round
+ * trip to save, a one-row statement runs once per row with its values bound directly (reading the
+ * rows from JSON there cost more than it saved). No SQL text is ever rewritten at run time.
  */
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from "kysely";
 import type { Compilable, QueryCreator } from "kysely";

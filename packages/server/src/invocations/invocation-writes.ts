@@ -189,5 +189,3 @@ export function createInvocationWrites({ store, queries, approvals, events, audi
 
   return createWriteBatcher(writeBatch, { concurrency: batchesAtOnce(store) });
 }
-
-export type InvocationWrites = ReturnType<typeof createInvocationWrites>;

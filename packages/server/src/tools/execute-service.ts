@@ -72,8 +72,7 @@ export function createExecuteService(deps: ExecuteDeps) {
   });
 
   /** Tool, arguments and handle: any fault here is the caller's and is recorded as rejected. */
-  async function admit(call: CallDescription, body: ExecuteRequest): Promise<Admitted> {
-    const { tools } = await deps.catalogue.view(call.caller);
+  async function admit(call: CallDescription, body: ExecuteRequest, tools: ToolCatalogue): Promise<Admitted> {
     try {
       const entry = tools.resolve(body.tool_name);
       tools.validateArguments(entry, body.arguments);
@@ -144,7 +143,8 @@ export function createExecuteService(deps: ExecuteDeps) {
   return {
     async execute(anyCaller: Caller, named: ExecuteRequest, options: ExecuteOptions = {}): Promise<ExecuteResult> {
       const caller = await actingCaller(anyCaller);
-      // A tool named by its MCP name or a provider alias runs, is checked by policy and is recorded under its dotted name.
+      // A tool named by its MCP name or a provider alias runs, is checked by policy and is recorded
+      // under its dotted name. The request sees one view of the catalogue throughout.
       const { tools: catalogue } = await deps.catalogue.view(caller);
       const body = { ...named, tool_name: catalogue.canonicalName(named.tool_name) ?? named.tool_name };
       const invocationId = uuidv7();
@@ -173,7 +173,7 @@ export function createExecuteService(deps: ExecuteDeps) {
         channel: options.channel ?? "rest",
       };
       try {
-        const { entry, handle } = await admit(call, body);
+        const { entry, handle } = await admit(call, body, catalogue);
         // From here on the call is about the credential it resolved to (named or chosen by
         // default): that is what an approval pins down and what the invocation records.
         const resolved = { ...call, provider: entry.provider.id, ...handleIds(handle) };

@@ -1,4 +1,4 @@
-import { sql, type CompiledQuery } from "kysely";
+import type { CompiledQuery } from "kysely";
 import { afterEach, expect, it } from "vitest";
 import { migrateToLatest, openStore, type Executor, type Store } from "../../src/store/database.js";
 import { hotStatement, runTogether } from "../../src/store/prepared.js";

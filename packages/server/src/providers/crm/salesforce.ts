@@ -6,7 +6,7 @@
 import type { ProviderDeclaration, ToolDeclaration } from "../declaration-schema.js";
 import type { BuiltInProvider } from "../built-in-provider.js";
 import type { ProviderHooks } from "../provider-types.js";
-import { anyObject, argumentsOf, fieldsOf, identifier, integer, jsonObjectText, monogramIcon, parseJsonObject, requiredText, text } from "./schema-parts.js";
+import { anyObject, argumentsOf, fieldsOf, identifier, jsonObjectText, monogramIcon, parseJsonObject, requiredText, text } from "./schema-parts.js";
 
 const SALESFORCE_LOGIN = "https://login.salesforce.com/services/oauth2";
 

@@ -5,7 +5,6 @@
  */
 import type { ToolDeclaration } from "../declaration-schema.js";
 import { BrokerError } from "../../errors.js";
-import type { UpstreamRequest } from "../upstream-client.js";
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -36,7 +36,8 @@ export function registerAgentAppRoutes(app: FastifyInstance, deps: { agentApps: 
     async (request, reply) => {
       const { name } = request.body as { name: string };
       reply.code(201);
-      return deps.agentApps.create(request.credential.tenantId, name, actorOf(request.credential));
+      const { credential } = request;
+      return deps.agentApps.create(credential.tenantId, name, actorOf(credential), credential.kind === "operator" ? credential.memberId : null);
     },
   );
 

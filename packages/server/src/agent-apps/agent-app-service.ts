@@ -30,7 +30,8 @@ export function createAgentAppService({ store, queries, clock, audit }: AgentApp
   const recent = createTtlCache<AgentApp>({ clock, ttlMs: CACHE_TTL_MS });
 
   return {
-    async create(tenantId: string, name: string, actor: AuditActor): Promise<AgentApp> {
+    /** `createdByMemberId`: the member who created it, when a member did (a policy rule may keep them from approving its calls). */
+    async create(tenantId: string, name: string, actor: AuditActor, createdByMemberId: string | null = null): Promise<AgentApp> {
       const row: AgentAppsTable = {
         id: randomUUID(),
         tenant_id: tenantId,
@@ -38,6 +39,7 @@ export function createAgentAppService({ store, queries, clock, audit }: AgentApp
         status: "active",
         created_at: clock.now().toISOString(),
         disabled_at: null,
+        created_by_member_id: createdByMemberId,
       };
       await store.transaction(async (trx) => {
         await queries.insert(row, trx);

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Executor, Store } from "../store/database.js";
 import type { ApprovalsTable } from "../store/schema.js";
-import type { Approval, ApprovalDecision, PendingCursor } from "./approval.js";
+import { DEFAULT_REQUIREMENT, type Approval, type ApprovalDecision, type ApprovalRequirement, type PendingCursor } from "./approval.js";
 import type { ExactCall } from "./approval-rules.js";
 
 export type PendingPage = { limit: number; after?: PendingCursor | undefined; now: string };
@@ -28,6 +28,19 @@ function approvalFromRow(row: ApprovalsTable): Approval {
     requestedAt: row.created_at,
     expiresAt: row.expires_at,
     endUserId: row.end_user_id,
+    requirement: row.requirement ? (JSON.parse(row.requirement) as ApprovalRequirement) : DEFAULT_REQUIREMENT,
+    edit:
+      row.edited_arguments_sealed && row.edited_fingerprint && row.edited_by && row.edited_at
+        ? {
+            argumentsSealed: row.edited_arguments_sealed,
+            argumentsRedacted: JSON.parse(row.edited_arguments_redacted ?? "null") as unknown,
+            argumentsFingerprint: row.edited_fingerprint,
+            editedBy: row.edited_by,
+            editedAt: row.edited_at,
+          }
+        : null,
+    remindedAt: row.reminded_at,
+    expiryAnnouncedAt: row.expiry_announced_at,
   };
 }
 
@@ -53,6 +66,14 @@ function approvalToRow(approval: Approval): ApprovalsTable {
     created_at: approval.requestedAt,
     expires_at: approval.expiresAt,
     end_user_id: approval.endUserId,
+    requirement: JSON.stringify(approval.requirement),
+    edited_arguments_sealed: approval.edit?.argumentsSealed ?? null,
+    edited_arguments_redacted: approval.edit ? JSON.stringify(approval.edit.argumentsRedacted) : null,
+    edited_fingerprint: approval.edit?.argumentsFingerprint ?? null,
+    edited_by: approval.edit?.editedBy ?? null,
+    edited_at: approval.edit?.editedAt ?? null,
+    reminded_at: approval.remindedAt,
+    expiry_announced_at: approval.expiryAnnouncedAt,
   };
 }
 

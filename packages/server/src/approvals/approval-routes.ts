@@ -1,7 +1,7 @@
 import type { TestOrLive } from "../ids.js";
 import { Type } from "@sinclair/typebox";
 import type { App } from "../http/app-type.js";
-import { actorOf } from "../http/credentials.js";
+import { BrokerError } from "../errors.js";
 import { decodeCursor, encodeCursor } from "../http/cursor.js";
 import { EnvSchema, errorResponses, IdParams, StringEnum, Timestamp, Uuid } from "../http/schemas.js";
 import type { Clock } from "../clock.js";
@@ -86,7 +86,10 @@ export function registerApprovalRoutes(app: App, deps: ApprovalRouteDeps) {
       },
     },
     async (request) => {
-      const approval = await deps.approvals.decide(request.credential.tenantId, request.params.id, request.body, actorOf(request.credential));
+      const { credential } = request;
+      if (credential.kind !== "operator") throw new BrokerError("forbidden", "only a tenant member decides approvals");
+      const decider = { kind: "member", memberId: credential.memberId, via: "api", actor: { type: "operator", id: `${credential.issuer}|${credential.subject}` } } as const;
+      const approval = await deps.approvals.decide(credential.tenantId, request.params.id, request.body, decider);
       return show(approval);
     },
   );

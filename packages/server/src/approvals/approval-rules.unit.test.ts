@@ -1,7 +1,7 @@
 /** The approval state machine's rules, without a server or a database. */
 import { describe, expect, it } from "vitest";
 import { BrokerError } from "../errors.js";
-import type { Approval } from "./approval.js";
+import { DEFAULT_REQUIREMENT, type Approval } from "./approval.js";
 import { assertUsable, mismatchOf, visibleStatus, type ExactCall } from "./approval-rules.js";
 
 const NOW = new Date("2026-05-01T12:00:00.000Z");
@@ -28,6 +28,10 @@ const approval = (overrides: Partial<Approval> = {}): Approval => ({
   consumedAt: null,
   requestedAt: EARLIER,
   expiresAt: LATER,
+  requirement: DEFAULT_REQUIREMENT,
+  edit: null,
+  remindedAt: null,
+  expiryAnnouncedAt: null,
   endUserId: null,
   ...overrides,
 });

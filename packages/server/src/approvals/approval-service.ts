@@ -9,8 +9,12 @@ import { BrokerError, notFound } from "../errors.js";
 import type { EventOutbox } from "../events/event-outbox.js";
 import type { TestOrLive } from "../ids.js";
 import type { Executor, Store, Tx } from "../store/database.js";
+import type { ApprovalDeliveryQueries } from "./approval-delivery-queries.js";
 import type { ApprovalQueries } from "./approval-queries.js";
-import type { Approval, PendingCursor } from "./approval.js";
+import type { ApprovalSettingsQueries } from "./approval-settings-queries.js";
+import type { RuleApproval } from "../policy/policy-document.js";
+import type { Approval, Decider, DecisionInput, PendingCursor } from "./approval.js";
+import { requirementOf } from "./approval-requirement.js";
 import { assertUsable, mismatchOf, visibleStatus, type ExactCall } from "./approval-rules.js";
 
 export type PendingCall = {
@@ -26,10 +30,21 @@ export type PendingCall = {
   argumentsFingerprint: string;
   argumentsRedacted: unknown;
   ruleId: string | null;
+  /** The deciding rule's approval block: who decides, edits, expiry, reminders, channels. */
+  ruleApproval: RuleApproval | undefined;
   endUserId: string | null;
 };
 
-type ApprovalDeps = { store: Pick<Store, "transaction">; queries: ApprovalQueries; audit: Pick<AuditLog, "appendIn">; events: Pick<EventOutbox, "emitIn">; clock: Clock; ttlSeconds: number };
+type ApprovalDeps = {
+  store: Pick<Store, "transaction">;
+  queries: ApprovalQueries;
+  settings: Pick<ApprovalSettingsQueries, "find">;
+  deliveries: Pick<ApprovalDeliveryQueries, "enqueue">;
+  audit: Pick<AuditLog, "appendIn">;
+  events: Pick<EventOutbox, "emitIn">;
+  clock: Clock;
+  ttlSeconds: number;
+};
 
 export function present(approval: Approval, now: Date) {
   const { decidedAt } = approval;
@@ -63,11 +78,18 @@ function undecidable(approval: Approval): BrokerError {
   return new BrokerError("approval_expired", "the approval expired before a decision", { expires_at: approval.expiresAt });
 }
 
-export function createApprovalService({ store, queries, audit, events, clock, ttlSeconds }: ApprovalDeps) {
+/** The channels an approval goes to besides the console: its rule's, or the tenant's; none when the end user decides. */
+export async function channelsFor(approval: Approval, settings: Pick<ApprovalSettingsQueries, "find">, trx: Executor) {
+  if (approval.requirement.approvers === "end_user") return [];
+  return approval.requirement.channels ?? (await settings.find(approval.tenantId, trx)).channels;
+}
+
+export function createApprovalService({ store, queries, settings, deliveries, audit, events, clock, ttlSeconds }: ApprovalDeps) {
   return {
     /** The approval a call asks for, as it will be stored (the invocation lifecycle writes it with the waiting call). */
     draft(call: PendingCall): Approval {
       const now = clock.now();
+      const { ttlSeconds: ttl, ...requirement } = requirementOf(call.ruleApproval, call.endUserId, ttlSeconds);
       return {
         id: call.approvalId,
         tenantId: call.tenantId,
@@ -87,14 +109,19 @@ export function createApprovalService({ store, queries, audit, events, clock, tt
         decidedAt: null,
         consumedAt: null,
         requestedAt: now.toISOString(),
-        expiresAt: new Date(now.getTime() + ttlSeconds * 1000).toISOString(),
+        expiresAt: new Date(now.getTime() + ttl * 1000).toISOString(),
         endUserId: call.endUserId,
+        requirement,
+        edit: null,
+        remindedAt: null,
+        expiryAnnouncedAt: null,
       };
     },
 
     /** Stores a drafted approval and announces it, in the transaction of the invocation that waits for it. */
     async insert(approval: Approval, trx: Tx): Promise<void> {
       await queries.insert(approval, trx);
+      await deliveries.enqueue(approval, "request", await channelsFor(approval, settings, trx), approval.requestedAt, trx);
       await events.emitIn({
         tenantId: approval.tenantId,
         type: "approval.requested",
@@ -126,7 +153,8 @@ export function createApprovalService({ store, queries, audit, events, clock, tt
       return queries.findForInvocation(tenantId, invocationId);
     },
 
-    async decide(tenantId: string, id: string, input: { decision: "approve" | "deny"; reason?: string | undefined }, actor: AuditActor) {
+    async decide(tenantId: string, id: string, input: DecisionInput, decider: Decider) {
+      const actor: AuditActor = decider.kind === "member" ? decider.actor : { type: "end_user", id: decider.endUserId };
       const at = clock.now().toISOString();
       const status = input.decision === "approve" ? "approved" : "denied";
       return store.transaction(async (trx) => {

@@ -17,6 +17,7 @@
 import { randomUUID } from "node:crypto";
 import type { Approval } from "../approvals/approval.js";
 import type { ApprovalService } from "../approvals/approval-service.js";
+import type { RuleApproval } from "../policy/policy-document.js";
 import type { AuditLog } from "../audit/audit-log.js";
 import type { Clock } from "../clock.js";
 import { BrokerError } from "../errors.js";
@@ -47,7 +48,7 @@ type LifecycleDeps = {
 export type StartingCall = CallDescription & { approvalId: string };
 
 /** What a parked call asks a person to approve. */
-export type ApprovalAsk = { provider: string; args: Record<string, unknown>; ruleId: string | null };
+export type ApprovalAsk = { provider: string; args: Record<string, unknown>; ruleId: string | null; ruleApproval?: RuleApproval | undefined };
 
 export function createInvocationLifecycle(deps: LifecycleDeps) {
   const { store, queries, approvals, idempotency, clock } = deps;
@@ -81,6 +82,7 @@ export function createInvocationLifecycle(deps: LifecycleDeps) {
         argumentsFingerprint: call.argumentsFingerprint,
         argumentsRedacted: call.argumentsRedacted,
         ruleId: ask.ruleId,
+        ruleApproval: ask.ruleApproval,
         endUserId: caller.endUserId,
       });
       const argumentsSealed = await seals.sealArguments(caller.tenantId, invocationId, ask.args);

@@ -6,7 +6,7 @@ import type { Sealed, Vault } from "../vault/vault.js";
 import type { Invocation } from "./invocation.js";
 import { parseStoredOutcome, type StoredOutcome } from "./invocation-states.js";
 
-const fieldOf = (tenantId: string, invocationId: string, field: "arguments" | "outcome") => ({ tenantId, table: "invocations", rowId: invocationId, field });
+const fieldOf = (tenantId: string, invocationId: string, field: "arguments" | "edited_arguments" | "outcome") => ({ tenantId, table: "invocations", rowId: invocationId, field });
 
 export function createInvocationSeals(vault: Pick<Vault, "seal" | "open">) {
   return {
@@ -19,6 +19,12 @@ export function createInvocationSeals(vault: Pick<Vault, "seal" | "open">) {
 
     openArguments: async (invocation: Pick<Invocation, "tenantId" | "id" | "argumentsSealed">) =>
       JSON.parse(await vault.open(fieldOf(invocation.tenantId, invocation.id, "arguments"), (invocation.argumentsSealed ?? "") as Sealed)) as Record<string, unknown>,
+
+    /** An approver's edit of a waiting call's arguments (approvals' `edited_arguments_sealed`), bound to the invocation. */
+    sealEditedArguments: (tenantId: string, invocationId: string, args: Record<string, unknown>) => vault.seal(fieldOf(tenantId, invocationId, "edited_arguments"), JSON.stringify(args)),
+
+    openEditedArguments: async (tenantId: string, invocationId: string, sealed: string) =>
+      JSON.parse(await vault.open(fieldOf(tenantId, invocationId, "edited_arguments"), sealed as Sealed)) as Record<string, unknown>,
   };
 }
 

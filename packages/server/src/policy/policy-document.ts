@@ -39,6 +39,37 @@ const Condition = Type.Object(
   },
 );
 
+const GroupName = Type.String({ pattern: "^[A-Za-z0-9_.-]{1,64}$", description: "A group of members (PATCH /v1/members/{id} `groups`)" });
+
+export const APPROVAL_CHANNELS = ["slack", "email"] as const;
+export const MAX_APPROVAL_TTL_SECONDS = 30 * 86400;
+
+const RuleApproval = Type.Object(
+  {
+    approvers: Type.Optional(
+      Type.Union(
+        [
+          Type.Object(
+            { count: Type.Integer({ minimum: 1, maximum: 20 }), of: Type.Union([Type.Literal("admins"), Type.Object({ group: GroupName }, { additionalProperties: false })]) },
+            { additionalProperties: false, description: "`count` distinct members among the tenant's admins, or among the members of a group" },
+          ),
+          Type.Object({ all_of: Type.Array(Uuid, { minItems: 1, maxItems: 20, uniqueItems: true }) }, { additionalProperties: false, description: "Every listed member (member ids from GET /v1/members)" }),
+          Type.Literal("end_user", { description: "The end user the call acts for, through a one-time hosted page; calls acting for no end user go to one admin" }),
+        ],
+        { description: "Who must approve. One deny ends the approval. Default: one admin." },
+      ),
+    ),
+    requester_may_approve: Type.Optional(Type.Boolean({ description: "Whether the member who created the calling agent app may approve its calls. Default true." })),
+    edits: Type.Optional(StringEnum(["allowed", "forbidden"] as const, { description: "Whether approvers may change the arguments before approving. Default allowed." })),
+    ttl_seconds: Type.Optional(Type.Integer({ minimum: 60, maximum: MAX_APPROVAL_TTL_SECONDS, description: "How long the approval may wait and then be used. Default BROKER_APPROVAL_TTL_SECONDS." })),
+    remind_before_seconds: Type.Optional(Type.Integer({ minimum: 30, maximum: MAX_APPROVAL_TTL_SECONDS, description: "Send a reminder on the same channels this long before expiry" })),
+    channels: Type.Optional(
+      Type.Array(StringEnum(APPROVAL_CHANNELS), { maxItems: 2, uniqueItems: true, description: "Where the approval is sent besides the console. Default: the tenant's channels (PUT /v1/approval-settings)." }),
+    ),
+  },
+  { additionalProperties: false, description: "Only on require_approval rules: who decides, whether they may edit, expiry, reminders and channels" },
+);
+
 export const PolicyRule = Type.Object(
   {
     id: Type.String({ pattern: "^[A-Za-z0-9_.:-]{1,100}$" }),
@@ -54,6 +85,7 @@ export const PolicyRule = Type.Object(
       }),
     ),
     conditions: Type.Optional(Type.Array(Condition, { maxItems: 20, description: "All must hold" })),
+    approval: Type.Optional(RuleApproval),
   },
   { additionalProperties: false },
 );
@@ -61,6 +93,7 @@ export const PolicyRule = Type.Object(
 export const PolicyRules = Type.Array(PolicyRule, { maxItems: 200 });
 export type PolicyRule = Static<typeof PolicyRule>;
 export type PolicyCondition = Static<typeof Condition>;
+export type RuleApproval = Static<typeof RuleApproval>;
 
 const OPERATORS = ["equals", "one_of", "prefix", "regex"] as const;
 
@@ -79,6 +112,9 @@ export function validateRules(rules: PolicyRule[], knownTools: string[]) {
       const matcher = globToRegExp(pattern);
       if (!knownTools.some((name) => matcher.test(name))) throw fault(`${at}/tools/${j}`, `matches no known tool ("${pattern}")`);
     });
+    if (rule.approval && rule.effect !== "require_approval") throw fault(`${at}/approval`, "is only allowed on require_approval rules");
+    const { ttl_seconds: ttl, remind_before_seconds: remind } = rule.approval ?? {};
+    if (ttl !== undefined && remind !== undefined && remind >= ttl) throw fault(`${at}/approval/remind_before_seconds`, "must be less than ttl_seconds");
     rule.conditions?.forEach((condition, j) => {
       const used = OPERATORS.filter((op) => condition[op] !== undefined);
       if (used.length !== 1) throw fault(`${at}/conditions/${j}`, "must have exactly one of equals, one_of, prefix, regex");

@@ -8,10 +8,16 @@
  */
 import type { ToolRisk } from "../providers/provider-types.js";
 import { compileCondition, isWithin, type Truth } from "./policy-conditions.js";
-import type { PolicyEffect, PolicyRule } from "./policy-document.js";
+import type { PolicyEffect, PolicyRule, RuleApproval } from "./policy-document.js";
 import { globToRegExp } from "./tool-glob.js";
 
-export type PolicyDecision = { effect: PolicyEffect; rule_id: string | null; reason: "rule" | "default_low_risk" | "default_high_risk" };
+export type PolicyDecision = {
+  effect: PolicyEffect;
+  rule_id: string | null;
+  reason: "rule" | "default_low_risk" | "default_high_risk";
+  /** The deciding rule's approval block, when it requires an approval and has one. */
+  approval?: RuleApproval | undefined;
+};
 /** `endUserId` is the end user the call acts for, null for none: required so no caller can forget it and slip past an `end_users` rule. */
 export type PolicyRequest = { toolName: string; risk: ToolRisk; agentAppId: string; endUserId: string | null; arguments: unknown };
 /** A call described without its arguments: what a tool listing knows before any call is made. */
@@ -76,7 +82,7 @@ export function compilePolicy(version: number, rules: PolicyRule[], caseInsensit
       for (const entry of compiled) {
         const match = entry.matches(request, caseInsensitive);
         if (match === "fails") continue;
-        const candidate: PolicyDecision = { effect: entry.rule.effect, rule_id: entry.rule.id, reason: "rule" };
+        const candidate: PolicyDecision = { effect: entry.rule.effect, rule_id: entry.rule.id, reason: "rule", approval: entry.rule.approval };
         decision = stricter(decision, candidate);
         if (match === "holds" || decision.effect === "deny") return decision;
       }

@@ -18,6 +18,12 @@ export interface TenantMembersTable {
   subject: string;
   role: "admin" | "viewer";
   created_at: string;
+  email: string | null;
+  display_name: string | null;
+  /** "<team id>:<user id>": who presses a Slack button as this member. */
+  slack_user_id: string | null;
+  /** JSON array of group names that policy rules' approvers may name. */
+  groups: string | null;
 }
 
 export interface AgentAppsTable {
@@ -27,6 +33,7 @@ export interface AgentAppsTable {
   status: "active" | "disabled";
   created_at: string;
   disabled_at: string | null;
+  created_by_member_id: string | null;
 }
 
 export interface ControlKeysTable {
@@ -415,6 +422,60 @@ export interface ApprovalsTable {
   created_at: string;
   expires_at: string;
   end_user_id: string | null;
+  requirement: string | null;
+  edited_arguments_sealed: string | null;
+  edited_arguments_redacted: string | null;
+  edited_fingerprint: string | null;
+  edited_by: string | null;
+  edited_at: string | null;
+  reminded_at: string | null;
+  expiry_announced_at: string | null;
+}
+
+export interface ApprovalVotesTable {
+  id: string;
+  tenant_id: string;
+  approval_id: string;
+  /** "member:<member id>" or "end_user:<end user id>". */
+  voter: string;
+  decision: "approve" | "deny";
+  /** The digest of the call as it stood when this vote was cast: an edit makes earlier approvals stale. */
+  digest: string;
+  via: "api" | "console" | "slack" | "email" | "end_user_page";
+  reason: string | null;
+  created_at: string;
+}
+
+export interface ApprovalDeliveriesTable {
+  id: string;
+  tenant_id: string;
+  approval_id: string;
+  channel: "slack" | "email";
+  purpose: "request" | "reminder" | "outcome";
+  status: "pending" | "sent" | "gave_up";
+  attempts: number;
+  next_attempt_at: string;
+  last_error: string | null;
+  /** Channel-owned JSON: what was already done (a Slack message's ts, the members already emailed). */
+  progress: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+export interface ApprovalLinkUsesTable {
+  link_id: string;
+  approval_id: string;
+  used_at: string;
+}
+
+export interface ApprovalSettingsTable {
+  tenant_id: string;
+  /** JSON array of the channels an approval goes to when its rule names none: "slack", "email". */
+  channels: string;
+  slack_connection_id: string | null;
+  slack_channel: string | null;
+  updated_at: string;
+  updated_by: string;
 }
 
 export interface ConnectSessionsTable {
@@ -457,6 +518,10 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   policies: PoliciesTable;
   approvals: ApprovalsTable;
+  approval_votes: ApprovalVotesTable;
+  approval_deliveries: ApprovalDeliveriesTable;
+  approval_link_uses: ApprovalLinkUsesTable;
+  approval_settings: ApprovalSettingsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

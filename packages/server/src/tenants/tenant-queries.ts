@@ -33,6 +33,17 @@ export function createTenantQueries({ db: storeDb }: Pick<Store, "db">) {
         .orderBy("tenants.id")
         .execute(),
 
+    /** Every member of a tenant, oldest first. */
+    listMembers: (tenantId: string, db: Executor = storeDb) =>
+      db.selectFrom("tenant_members").selectAll().where("tenant_id", "=", tenantId).orderBy("created_at").orderBy("id").execute(),
+
+    findMemberById: (tenantId: string, id: string, db: Executor = storeDb) =>
+      db.selectFrom("tenant_members").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst(),
+
+    /** What channels and approver rules know of a member: email, name, Slack identity, groups. */
+    updateMemberProfile: (tenantId: string, id: string, profile: Partial<Pick<TenantMembersTable, "email" | "display_name" | "slack_user_id" | "groups">>, db: Executor = storeDb) =>
+      db.updateTable("tenant_members").set(profile).where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst(),
+
     findMember: (tenantId: string, issuer: string, subject: string, db: Executor = storeDb) =>
       db
         .selectFrom("tenant_members")

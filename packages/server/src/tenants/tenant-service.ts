@@ -8,6 +8,7 @@ import type { TenantMembersTable } from "../store/schema.js";
 import type { TenantQueries } from "./tenant-queries.js";
 
 export type Role = TenantMembersTable["role"];
+const NO_PROFILE = { email: null, display_name: null, slack_user_id: null, groups: null };
 export type Membership = { memberId: string; tenantId: TenantId; role: Role };
 
 type TenantServiceDeps = { store: Pick<Store, "db" | "lock" | "transaction">; queries: TenantQueries; clock: Clock; audit: Pick<AuditLog, "appendIn"> };
@@ -20,7 +21,7 @@ export function createTenantService({ store, queries, clock, audit }: TenantServ
       const now = clock.now().toISOString();
       await store.transaction(async (trx) => {
         await queries.insertTenant({ id: tenantId, name, plan_id: "free", created_at: now }, trx);
-        await queries.upsertMember({ id: randomUUID(), tenant_id: tenantId, ...admin, role: "admin", created_at: now }, trx);
+        await queries.upsertMember({ id: randomUUID(), tenant_id: tenantId, ...admin, role: "admin", created_at: now, ...NO_PROFILE }, trx);
         await audit.appendIn({
           tenantId,
           actor: { type: "cli", id: admin.subject },
@@ -45,7 +46,7 @@ export function createTenantService({ store, queries, clock, audit }: TenantServ
       await this.get(tenantId);
       const now = clock.now().toISOString();
       await store.transaction(async (trx) => {
-        await queries.upsertMember({ id: randomUUID(), tenant_id: tenantId, ...member, created_at: now }, trx);
+        await queries.upsertMember({ id: randomUUID(), tenant_id: tenantId, ...member, created_at: now, ...NO_PROFILE }, trx);
         await audit.appendIn({
           tenantId,
           actor: { type: "cli", id: actor },

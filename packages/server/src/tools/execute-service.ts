@@ -7,6 +7,7 @@ import type { AgentAppService } from "../agent-apps/agent-app-service.js";
 import type { ApprovalService } from "../approvals/approval-service.js";
 import { BrokerError } from "../errors.js";
 import { uuidv7 } from "../ids.js";
+import type { PolicyDecision } from "../policy/policy-engine.js";
 import type { PolicyService } from "../policy/policy-service.js";
 import { fingerprint } from "../shared/canonical-json.js";
 import type { ActingCaller, Caller } from "../invocations/caller.js";
@@ -85,8 +86,8 @@ export function createExecuteService(deps: ExecuteDeps) {
     }
   }
 
-  async function requestApproval(call: CallDescription, entry: CatalogueTool, args: Record<string, unknown>, ruleId: string | null): Promise<never> {
-    const approval = await lifecycle.park(call, { provider: entry.provider.id, args, ruleId });
+  async function requestApproval(call: CallDescription, entry: CatalogueTool, args: Record<string, unknown>, decision: PolicyDecision): Promise<never> {
+    const approval = await lifecycle.park(call, { provider: entry.provider.id, args, ruleId: decision.rule_id, ruleApproval: decision.approval });
     throw new BrokerError("approval_required", `${entry.tool.name} needs a human approval first`, { approval_id: approval.id, invocation_id: call.invocationId, expires_at: approval.expiresAt });
   }
 
@@ -113,7 +114,7 @@ export function createExecuteService(deps: ExecuteDeps) {
       argumentsFingerprint: call.argumentsFingerprint,
     };
     const approvalId = body.approval_id ?? (call.channel === "mcp" ? (await deps.approvals.findLiveForCall(exactCall))?.id : undefined);
-    if (!approvalId) return requestApproval(call, entry, body.arguments, decision.rule_id);
+    if (!approvalId) return requestApproval(call, entry, body.arguments, decision);
     try {
       const approval = await deps.approvals.usableForCall(approvalId, exactCall);
       // The approved call runs as the invocation that asked for it, started (its approval consumed,

@@ -2,6 +2,9 @@
 import type { AgentAppService } from "../agent-apps/agent-app-service.js";
 import { createApprovalQueries } from "../approvals/approval-queries.js";
 import { createApprovalService } from "../approvals/approval-service.js";
+import { createApprovalBinding } from "../approvals/approval-binding.js";
+import { createApprovalDeliveryQueries } from "../approvals/approval-delivery-queries.js";
+import { createApprovalSettingsQueries } from "../approvals/approval-settings-queries.js";
 import type { AuditLog } from "../audit/audit-log.js";
 import type { Clock } from "../clock.js";
 import type { ConnectionCache } from "../connections/connection-cache.js";
@@ -47,7 +50,11 @@ export function createToolServices(deps: ToolServiceDeps) {
   const { store, vault, audit, events, clock } = deps;
   const { catalogue } = deps;
   const policies = createPolicyService({ store, queries: createPolicyQueries(store), audit, clock, catalogue });
-  const approvals = createApprovalService({ store, queries: createApprovalQueries(store), audit, events, clock, ttlSeconds: deps.approvalTtlSeconds });
+  const approvalQueries = createApprovalQueries(store);
+  const approvalSettings = createApprovalSettingsQueries(store);
+  const approvalDeliveries = createApprovalDeliveryQueries(store);
+  const approvalBindings = createApprovalBinding(store);
+  const approvals = createApprovalService({ store, queries: approvalQueries, settings: approvalSettings, deliveries: approvalDeliveries, audit, events, clock, ttlSeconds: deps.approvalTtlSeconds });
   const invocationQueries = createInvocationQueries(store);
   const idempotency = createIdempotency({ queries: deps.idempotencyQueries, clock });
   const seals = createInvocationSeals(vault);
@@ -58,7 +65,7 @@ export function createToolServices(deps: ToolServiceDeps) {
   const invocationReader = createInvocationReader({ find: invocationQueries.find, seals });
   const executeService = createExecuteService({ catalogue, credentialResolution, policies, approvals, agentApps: deps.agentApps, lifecycle, perform, idempotency, replay });
   const continueService = createContinueService({ clock, invocationQueries, policies, approvals, lifecycle, seals, catalogue, credentialResolution, perform, replay });
-  return { policies, approvals, idempotency, lifecycle, seals, invocationReader, executeService, continueService };
+  return { policies, approvals, approvalQueries, approvalSettings, approvalDeliveries, approvalBindings, idempotency, lifecycle, seals, invocationReader, executeService, continueService };
 }
 
 export type ToolServices = ReturnType<typeof createToolServices>;

@@ -57,7 +57,7 @@ describeEachDatabase("the invocation lifecycle", (kind) => {
   async function approvedCall(overrides: Partial<CallDescription> = {}) {
     const call = describeCall(overrides);
     const approval = await world.services.lifecycle.park(call, { provider: "scm", args: { title: "t" }, ruleId: null });
-    await world.services.approvals.decide(world.tenant.tenantId, approval.id, { decision: "approve" }, { type: "operator", id: "op" });
+    await world.services.approvals.decide(world.tenant.tenantId, approval.id, { decision: "approve" }, world.decider);
     return { call: { ...call, approvalId: approval.id, existing: true }, approval };
   }
 

@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { createServices, type Services } from "../../src/app.js";
 import { bootstrapTenant } from "../../src/bootstrap/bootstrap-tenant.js";
+import type { Decider } from "../../src/approvals/approval.js";
 import type { Clock } from "../../src/clock.js";
 import type { OperatorContext } from "../../src/connections/connection-service.js";
 import { loadConfig } from "../../src/config.js";
@@ -13,13 +14,15 @@ import { openRuntime, type Runtime } from "../../src/runtime.js";
 import { testMasterKey } from "./broker.js";
 import { createTestDatabase, type DbKind, type TestDatabase } from "./databases.js";
 
-export type ServiceTenant = { tenantId: string; agentAppId: string; operator: OperatorContext };
+export type ServiceTenant = { tenantId: string; agentAppId: string; operator: OperatorContext; memberId: string };
 
 export type ServiceWorld = {
   services: Services;
   runtime: Runtime;
   database: TestDatabase;
   tenant: ServiceTenant;
+  /** The tenant's admin operator deciding approvals through the API. */
+  decider: Decider;
   close(): Promise<void>;
 };
 
@@ -52,6 +55,7 @@ export async function startServiceWorld(kind: DbKind, options: ServiceWorldOptio
     runtime,
     database,
     tenant,
+    decider: { kind: "member", memberId: tenant.memberId, via: "api", actor: { type: "operator", id: `${tenant.operator.issuer}|${tenant.operator.subject}` } },
     async close() {
       // What buildApp's onClose hooks and main.ts's shutdown close, minus the HTTP server.
       await services.webhooks.close();
@@ -69,5 +73,6 @@ async function bootstrapServiceTenant(services: Services, runtime: Runtime): Pro
   const issuer = runtime.developmentIssuer!.issuer;
   const subject = `operator-${randomBytes(4).toString("hex")}`;
   const result = await bootstrapTenant(services, { tenantName: "Acme", operator: { issuer, subject } });
-  return { tenantId: result.tenant_id, agentAppId: result.agent_app_id, operator: { tenantId: result.tenant_id, role: "admin", issuer, subject } };
+  const membership = await services.tenants.findMembership(result.tenant_id, issuer, subject);
+  return { tenantId: result.tenant_id, agentAppId: result.agent_app_id, operator: { tenantId: result.tenant_id, role: "admin", issuer, subject }, memberId: membership!.memberId };
 }

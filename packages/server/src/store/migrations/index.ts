@@ -14,6 +14,7 @@ import * as meteringReportTimes from "./0012-metering-report-times.js";
 import * as invocationRequestFingerprints from "./0013-invocation-request-fingerprints.js";
 import * as credentialOrigins from "./0014-credential-origins.js";
 import * as connectionValues from "./0015-connection-values.js";
+import * as approvalFlows from "./0016-approval-flows.js";
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   "0013-invocation-request-fingerprints": invocationRequestFingerprints,
   "0014-credential-origins": credentialOrigins,
   "0015-connection-values": connectionValues,
+  "0016-approval-flows": approvalFlows,
 };

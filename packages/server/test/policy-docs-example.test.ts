@@ -31,3 +31,16 @@ it("stores the example of docs/policy.md and decides as the page says", async ()
   expect(await decide("chat.post_message", { channel: "C1", text: "hi" })).toBe("allow");
   expect(await decide("scm.list_repositories", {})).toBe("allow");
 });
+
+it("stores the approval block example of docs/policy.md, and refuses an approval block on another effect", async () => {
+  const rule = JSON.parse(/## Approval rules[\s\S]*?```json\n([\s\S]*?)```/.exec(PAGE)![1]!);
+  const stored = await call(broker, "PUT", "/v1/policy", { ...asOperator(tenant), body: { env: "test", rules: [rule] } });
+  expect(stored.status, stored.text).toBe(200);
+  const misplaced = await call(broker, "PUT", "/v1/policy", { ...asOperator(tenant), body: { env: "test", rules: [{ ...rule, effect: "allow" }] } });
+  expect(misplaced.status).toBe(422);
+  expect(misplaced.body.error.details.fields[0].field).toBe("/rules/0/approval");
+  const lateReminder = { ...rule, approval: { ...rule.approval, remind_before_seconds: 3600 } };
+  const refused = await call(broker, "PUT", "/v1/policy", { ...asOperator(tenant), body: { env: "test", rules: [lateReminder] } });
+  expect(refused.status).toBe(422);
+  expect(refused.body.error.details.fields[0].field).toBe("/rules/0/approval/remind_before_seconds");
+});

@@ -70,6 +70,11 @@ import { createSecretItemQueries } from "./secrets/secret-item-queries.js";
 import { createSecretItemService } from "./secrets/secret-item-service.js";
 import { registerSecretItemRoutes } from "./secrets/secret-item-routes.js";
 import { registerApprovalRoutes } from "./approvals/approval-routes.js";
+import { createApprovalLinks } from "./approvals/approval-links.js";
+import { createApprovalLinkUseQueries } from "./approvals/approval-link-use-queries.js";
+import { createApprovalPageService } from "./approvals/approval-page-service.js";
+import { APPROVAL_PAGE, registerApprovalPageRoutes } from "./approvals/approval-page-routes.js";
+import { createEmailChannel, smtpTransport } from "./approvals/email-channel.js";
 import { registerPolicyRoutes } from "./policy/policy-routes.js";
 import { registerApprovalArgumentsRoute } from "./tools/approval-arguments-route.js";
 import { registerToolRoutes } from "./tools/tool-routes.js";
@@ -125,7 +130,8 @@ export async function createServices(deps: BrokerDeps) {
   await vault.selfCheck();
   const audit = createAuditLog({ queries: createAuditQueries(store), clock });
   const events = createEventOutbox({ queries: createEventQueries(), clock });
-  const tenants = createTenantService({ store, queries: createTenantQueries(store), clock, audit });
+  const tenantQueries = createTenantQueries(store);
+  const tenants = createTenantService({ store, queries: tenantQueries, clock, audit });
   const agentApps = createAgentAppService({ store, queries: createAgentAppQueries(store), clock, audit });
   const controlKeys = createControlKeyService({ store, queries: createControlKeyQueries(store), clock, audit });
   const signingKeys = await loadSigningKeys({ queries: signingKeyQueries, vault, clock });
@@ -172,7 +178,18 @@ export async function createServices(deps: BrokerDeps) {
   const connectSessionQueries = createConnectSessionQueries(store);
   const connectSessions = createConnectSessionService({ queries: connectSessionQueries, catalogue, connections, secretItems, controlKeys, oauthApps, clock, publicUrl: config.publicUrl });
   const endUsers = createEndUserService({ queries: createEndUserQueries(store), connections, secretItems, connectSessions, audit });
-  const tools = createToolServices({ store, vault, audit, events, clock, catalogue, upstream, connectionCache, credentialRefresher, secretItems, agentApps, approvalTtlSeconds: config.approvalTtlSeconds, idempotencyQueries: createIdempotencyQueries(store) });
+  const approvalLinks = createApprovalLinks({ keys: vault.macKeys("approval-links"), clock, publicUrl: config.publicUrl, emailLinkTtlSeconds: config.approvalLinkTtlSeconds });
+  const tools = createToolServices({ store, vault, audit, events, clock, catalogue, upstream, connectionCache, credentialRefresher, secretItems, agentApps, approvalTtlSeconds: config.approvalTtlSeconds, endUserUrl: approvalLinks.endUserUrl, idempotencyQueries: createIdempotencyQueries(store) });
+  const approvalPages = createApprovalPageService({
+    links: approvalLinks,
+    approvals: tools.approvals,
+    bindings: tools.approvalBindings,
+    linkUses: createApprovalLinkUseQueries(store),
+    findMember: (tenantId, memberId) => tenantQueries.findMemberById(tenantId, memberId),
+    clock,
+  });
+  // The email channel exists only where SMTP is configured; the outbox leaves other channels' deliveries waiting.
+  const emailChannel = config.smtp ? createEmailChannel({ transport: smtpTransport(config.smtp.url), from: config.smtp.from, links: approvalLinks, publicUrl: config.publicUrl }) : undefined;
   const { metering, meteringLedger } = createMetering({ queries: createMeteringQueries(store), clock, mode: config.meteringMode, ledgerQueries: createTestLedgerQueries(store) });
   const usage = createUsageService({ queries: createUsageQueries(store), clock });
   const billing = createBillingService({ store, clock, queries: createBillingQueries(store), metering, audit, events });
@@ -182,7 +199,7 @@ export async function createServices(deps: BrokerDeps) {
     token: createRateLimiter({ name: "token", perMinute: config.rateLimits.tokenPerMinute, redis }),
     execute: createRateLimiter({ name: "execute", perMinute: config.rateLimits.executePerMinute, redis }),
   };
-  return { ...tools, config, store, clock, vault, audit, events, webhooks, metering, meteringLedger, usage, billing, providers, catalogue, catalogueService, openApiImporter, upstream, connectionQueries, connectionCache, connections, connectSessions, endUsers, oauthApps, credentialRefresher, secretItems, tenants, agentApps, controlKeys, signingKeys, brokerJwts, operators, developmentIssuer, limiters, redis };
+  return { ...tools, approvalLinks, approvalPages, emailChannel, config, store, clock, vault, audit, events, webhooks, metering, meteringLedger, usage, billing, providers, catalogue, catalogueService, openApiImporter, upstream, connectionQueries, connectionCache, connections, connectSessions, endUsers, oauthApps, credentialRefresher, secretItems, tenants, agentApps, controlKeys, signingKeys, brokerJwts, operators, developmentIssuer, limiters, redis };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
@@ -260,6 +277,7 @@ export async function buildApp(services: Services, options: { logStream?: Destin
       return tools.has(toolName) ? tools.resolve(toolName).tool.risk : null;
     },
   });
+  registerApprovalPageRoutes(app, { approvalPages: services.approvalPages, pageGuard: createConnectPageGuard({ vault: services.vault, publicUrl: config.publicUrl, page: APPROVAL_PAGE }), publicUrl: config.publicUrl });
   registerCatalogueRoutes(app, services);
   registerApprovalArgumentsRoute(app, services);
   registerUsageRoutes(app, services);

@@ -39,6 +39,10 @@ export const EnvSchema = Type.Object(
     BROKER_LOG_FORMAT: Type.Optional(Type.Union([Type.Literal("json"), Type.Literal("pretty")])),
     BROKER_TOKEN_TTL_SECONDS: Type.Integer({ minimum: 30, maximum: MAX_BROKER_TOKEN_TTL_SECONDS, default: 900 }),
     BROKER_APPROVAL_TTL_SECONDS: Type.Integer({ minimum: 60, default: 86_400 }),
+    BROKER_APPROVAL_LINK_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 604_800, default: 3600 }),
+    // Checked in config.ts, whose problem does not quote it: the URL may hold the SMTP password.
+    BROKER_SMTP_URL: Type.Optional(Type.String()),
+    BROKER_SMTP_FROM: Type.String({ minLength: 3, maxLength: 300, default: "Toolbroker <toolbroker@localhost>" }),
     BROKER_UPSTREAM_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 15_000 }),
     BROKER_SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 10_000 }),
     BROKER_METERING_MODE: oneOf(["test", "off"], "test"),

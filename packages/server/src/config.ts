@@ -48,6 +48,10 @@ export type Config = {
   logFormat: "json" | "pretty";
   brokerTokenTtlSeconds: number;
   approvalTtlSeconds: number;
+  /** How long an approval email's Approve / Deny links work (never past the approval's expiry). */
+  approvalLinkTtlSeconds: number;
+  /** Where approval emails go out (`BROKER_SMTP_URL`) and who they are from; undefined: no email channel. */
+  smtp: { url: string; from: string } | undefined;
   /** How long one upstream SaaS call may take before it fails with upstream_error. */
   upstreamTimeoutMs: number;
   /** After SIGTERM, how long requests in flight may take before their connections are closed. */
@@ -79,9 +83,18 @@ export function loadConfig(env: ProcessEnv = process.env): Config {
       problems.push((error as Error).message);
     }
   }
+  if (config.smtp && !isSmtpUrl(config.smtp.url)) problems.push("BROKER_SMTP_URL must be an smtp:// or smtps:// URL (smtp://user:password@host:587)");
   if (config.environment === "production") problems.push(...productionProblems(config));
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+function isSmtpUrl(url: string): boolean {
+  try {
+    return ["smtp:", "smtps:"].includes(new URL(url).protocol);
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -114,6 +127,8 @@ function configFrom(settings: EnvSettings, oidc: OidcConfig | undefined, provide
     upstreamTimeoutMs: settings.BROKER_UPSTREAM_TIMEOUT_MS,
     shutdownGraceMs: settings.BROKER_SHUTDOWN_GRACE_MS,
     approvalTtlSeconds: settings.BROKER_APPROVAL_TTL_SECONDS,
+    approvalLinkTtlSeconds: settings.BROKER_APPROVAL_LINK_TTL_SECONDS,
+    smtp: settings.BROKER_SMTP_URL ? { url: settings.BROKER_SMTP_URL, from: settings.BROKER_SMTP_FROM } : undefined,
     meteringMode: settings.BROKER_METERING_MODE,
     heapGrowthPercent: settings.BROKER_HEAP_GROWTH_PERCENT,
   };

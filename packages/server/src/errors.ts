@@ -33,6 +33,8 @@ export const ERROR_CODES = {
   credential_mismatch: 422,
   credential_ambiguous: 422,
   connect_session_expired: 410,
+  approval_link_expired: 410,
+  approval_link_used: 410,
   oauth_state_invalid: 400,
   oauth_state_expired: 400,
   oauth_denied: 400,

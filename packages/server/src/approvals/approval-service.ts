@@ -44,6 +44,8 @@ type ApprovalDeps = {
   events: Pick<EventOutbox, "emitIn">;
   clock: Clock;
   ttlSeconds: number;
+  /** The end user's hosted page of an approval they decide (approval-links.ts); null for others. */
+  endUserUrl: (approval: Approval) => string | null;
 };
 
 export function present(approval: Approval, now: Date) {
@@ -84,7 +86,7 @@ export async function channelsFor(approval: Approval, settings: Pick<ApprovalSet
   return approval.requirement.channels ?? (await settings.find(approval.tenantId, trx)).channels;
 }
 
-export function createApprovalService({ store, queries, settings, deliveries, audit, events, clock, ttlSeconds }: ApprovalDeps) {
+export function createApprovalService({ store, queries, settings, deliveries, audit, events, clock, ttlSeconds, endUserUrl }: ApprovalDeps) {
   return {
     /** The approval a call asks for, as it will be stored (the invocation lifecycle writes it with the waiting call). */
     draft(call: PendingCall): Approval {
@@ -133,6 +135,7 @@ export function createApprovalService({ store, queries, settings, deliveries, au
           end_user_id: approval.endUserId,
           env: approval.env,
           expires_at: approval.expiresAt,
+          end_user_url: endUserUrl(approval),
         },
       }, trx);
     },
@@ -153,7 +156,8 @@ export function createApprovalService({ store, queries, settings, deliveries, au
       return queries.findForInvocation(tenantId, invocationId);
     },
 
-    async decide(tenantId: string, id: string, input: DecisionInput, decider: Decider) {
+    /** `options.alsoIn` runs in the decision's transaction once the decision is taken (a signed link spent with it). */
+    async decide(tenantId: string, id: string, input: DecisionInput, decider: Decider, options: { alsoIn?: (trx: Tx) => Promise<void> } = {}) {
       const actor: AuditActor = decider.kind === "member" ? decider.actor : { type: "end_user", id: decider.endUserId };
       const at = clock.now().toISOString();
       const status = input.decision === "approve" ? "approved" : "denied";
@@ -164,6 +168,7 @@ export function createApprovalService({ store, queries, settings, deliveries, au
         const approval = await queries.find(tenantId, id, trx);
         if (!approval) throw notFound("approval");
         if (!decided) throw undecidable(approval);
+        await options.alsoIn?.(trx);
         await audit.appendIn({
           tenantId,
           actor,

@@ -20,14 +20,23 @@ export const PAGE_TOKEN_FIELD = "page_token";
 const NONCE = /^[A-Za-z0-9_-]{43}$/;
 const COOKIE_MAX_AGE_SECONDS = 60 * 60;
 
-type GuardDeps = { vault: Pick<Vault, "sealSystem" | "openFromClient">; publicUrl: string };
+/** Which hosted page a guard protects: its cookie, its tokens' binding and what a refused post is told. */
+export type GuardedPage = { name: string; refusal: string };
 
-export function createConnectPageGuard({ vault, publicUrl }: GuardDeps) {
+const CONNECT_PAGE: GuardedPage = {
+  name: "connect",
+  refusal: "this request did not come from the connect page: open the connect link and press the button there",
+};
+
+type GuardDeps = { vault: Pick<Vault, "sealSystem" | "openFromClient">; publicUrl: string; page?: GuardedPage };
+
+/** The guard of the hosted connect pages; the approval page (approvals/) uses the same with its own `page`. */
+export function createConnectPageGuard({ vault, publicUrl, page = CONNECT_PAGE }: GuardDeps) {
   const secure = publicUrl.startsWith("https:");
   // `__Host-` (https only) keeps a sibling subdomain from planting a nonce of its choosing.
-  const cookieName = secure ? "__Host-toolbroker_connect_page" : "toolbroker_connect_page";
+  const cookieName = `${secure ? "__Host-" : ""}toolbroker_${page.name}_page`;
   const ownOrigin = new URL(publicUrl).origin;
-  const bindingOf = (sessionId: string, nonce: string) => `connect-page|${sessionId}|${nonce}`;
+  const bindingOf = (sessionId: string, nonce: string) => `${page.name}-page|${sessionId}|${nonce}`;
 
   function nonceOf(request: FastifyRequest): string | undefined {
     const prefix = `${cookieName}=`;
@@ -51,7 +60,7 @@ export function createConnectPageGuard({ vault, publicUrl }: GuardDeps) {
       const nonce = nonceOf(request) ?? randomBytes(32).toString("base64url");
       const attributes = ["Path=/", `Max-Age=${COOKIE_MAX_AGE_SECONDS}`, "HttpOnly", "SameSite=Lax", ...(secure ? ["Secure"] : [])];
       reply.header("set-cookie", `${cookieName}=${nonce}; ${attributes.join("; ")}`);
-      return vault.sealSystem("connect-page", bindingOf(sessionId, nonce));
+      return vault.sealSystem(`${page.name}-page`, bindingOf(sessionId, nonce));
     },
 
     /** Refuses a post that did not come from this browser's view of this session's page. */
@@ -59,7 +68,7 @@ export function createConnectPageGuard({ vault, publicUrl }: GuardDeps) {
       const nonce = nonceOf(request);
       const valid = fromOwnPage(request) && nonce !== undefined && token !== undefined && vault.openFromClient(token, bindingOf(sessionId, nonce)) !== undefined;
       if (!valid) {
-        throw new BrokerError("forbidden", "this request did not come from the connect page: open the connect link and press the button there", { reason: "not_from_connect_page" });
+        throw new BrokerError("forbidden", page.refusal, { reason: `not_from_${page.name}_page` });
       }
     },
   };

@@ -5,6 +5,7 @@ import { createApprovalService } from "../approvals/approval-service.js";
 import { createApprovalBinding } from "../approvals/approval-binding.js";
 import { createApprovalDeliveryQueries } from "../approvals/approval-delivery-queries.js";
 import { createApprovalSettingsQueries } from "../approvals/approval-settings-queries.js";
+import type { Approval } from "../approvals/approval.js";
 import type { AuditLog } from "../audit/audit-log.js";
 import type { Clock } from "../clock.js";
 import type { ConnectionCache } from "../connections/connection-cache.js";
@@ -43,6 +44,8 @@ export type ToolServiceDeps = {
   secretItems: SecretItemService;
   agentApps: AgentAppService;
   approvalTtlSeconds: number;
+  /** The end user's page of an approval they decide, for the `approval.requested` event (approvals/approval-links.ts). */
+  endUserUrl: (approval: Approval) => string | null;
   idempotencyQueries: IdempotencyQueries;
 };
 
@@ -54,7 +57,7 @@ export function createToolServices(deps: ToolServiceDeps) {
   const approvalSettings = createApprovalSettingsQueries(store);
   const approvalDeliveries = createApprovalDeliveryQueries(store);
   const approvalBindings = createApprovalBinding(store);
-  const approvals = createApprovalService({ store, queries: approvalQueries, settings: approvalSettings, deliveries: approvalDeliveries, audit, events, clock, ttlSeconds: deps.approvalTtlSeconds });
+  const approvals = createApprovalService({ store, queries: approvalQueries, settings: approvalSettings, deliveries: approvalDeliveries, audit, events, clock, ttlSeconds: deps.approvalTtlSeconds, endUserUrl: deps.endUserUrl });
   const invocationQueries = createInvocationQueries(store);
   const idempotency = createIdempotency({ queries: deps.idempotencyQueries, clock });
   const seals = createInvocationSeals(vault);

@@ -5,7 +5,7 @@
  * keys, which tokens/ owns) are sealed directly under the master key; their owners re-seal them
  * during a master key rotation (`MasterKeyResealer`), so the vault never writes their tables.
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { createSecretKey, hkdfSync, randomBytes, randomUUID, type KeyObject } from "node:crypto";
 import { BrokerError } from "../errors.js";
 import type { Clock } from "../clock.js";
 import { cipherKey, decrypt, encrypt, formatSealed, parseSealed, type CipherKey } from "./aes-gcm.js";
@@ -16,6 +16,9 @@ import type { VaultQueries } from "./vault-queries.js";
 export type { Sealed } from "../shared/sealed.js";
 export type SealContext = { tenantId: string; table: string; rowId: string; field: string };
 export type VaultStatus = { status: "ok" | "degraded"; reason?: string };
+
+/** Keys for MACs of one purpose, one derived from each master key: a MAC is checked with the key of the kid it names. */
+export type MacKeyring = { activeKid: string; keyOf(kid: string): KeyObject | undefined };
 
 /** Re-seals a system secret under the active master key; undefined when it already is under it. */
 export type ResealUnderActiveKey = (sealed: Sealed, aad: string) => Sealed | undefined;
@@ -127,7 +130,30 @@ export function createVault<Owner extends string>({ queries, ring, clock, reseal
     }
   }
 
+  /**
+   * HKDF-SHA256 of each master key with the purpose as its info: a signed link or token verifies
+   * on every instance for as long as the master key it names is configured, and a key derived for
+   * one purpose never checks another's MACs.
+   */
+  function macKeys(purpose: string): MacKeyring {
+    const derived = new Map<string, KeyObject>();
+    return {
+      activeKid: ring.activeKid,
+      keyOf(kid) {
+        const master = ring.keys.get(kid);
+        if (!master) return undefined;
+        let key = derived.get(kid);
+        if (!key) {
+          key = createSecretKey(Buffer.from(hkdfSync("sha256", master, Buffer.alloc(0), `toolbroker mac ${purpose}`, 32)));
+          derived.set(kid, key);
+        }
+        return key;
+      },
+    };
+  }
+
   return {
+    macKeys,
     sealSystem: (plaintext: string, aad: string): Sealed => sealUnderMaster(Buffer.from(plaintext, "utf8"), aad),
     openSystem: (sealed: Sealed, aad: string) => openUnderMaster(sealed, aad).toString("utf8"),
 

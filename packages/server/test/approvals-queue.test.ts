@@ -101,7 +101,7 @@ describeEachDatabase("approvals queue", (kind) => {
       const { approval_id, invocation_id, expires_at } = await requestApproval(world.broker, deletion(tenant, "hello-world"));
       const events = await outboxEvents(world.broker, tenant.tenantId, "approval.requested");
       const event = events.find((e) => e.data.approval_id === approval_id);
-      expect(event?.data).toEqual({ approval_id, invocation_id, tool_name: "scm.delete_repository", agent_app_id: tenant.agentAppId, end_user_id: null, env: "test", expires_at });
+      expect(event?.data).toEqual({ approval_id, invocation_id, tool_name: "scm.delete_repository", agent_app_id: tenant.agentAppId, end_user_id: null, env: "test", expires_at, end_user_url: null });
       expect(await outboxEvents(world.broker, other.tenantId, "approval.requested")).not.toContainEqual(expect.objectContaining({ data: expect.objectContaining({ approval_id }) }));
     });
   });

@@ -55,6 +55,8 @@ export function mismatchOf(approval: Approval, call: ExactCall): BrokerError | u
   if (approval.connectionId !== call.connectionId || approval.secretItemId !== call.secretItemId) {
     return mismatch("credential", "the approval is for another connected account or secret item");
   }
-  if (approval.argumentsFingerprint !== call.argumentsFingerprint) return mismatch("arguments", "the approval is for different arguments");
+  // The call as the agent asked for it, or as an approver edited it: either names the approved call.
+  const approvedArguments = call.argumentsFingerprint === approval.argumentsFingerprint || call.argumentsFingerprint === approval.edit?.argumentsFingerprint;
+  if (!approvedArguments) return mismatch("arguments", "the approval is for different arguments");
   return undefined;
 }

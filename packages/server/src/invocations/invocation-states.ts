@@ -7,6 +7,7 @@
  * (invocation-lifecycle.ts), which turns it into a record with `transitions` and writes it.
  * Nothing here knows HTTP or the database.
  */
+import type { ArgumentChange } from "../approvals/argument-changes.js";
 import { BrokerError } from "../errors.js";
 import type { ActingCaller } from "./caller.js";
 import type { IdempotencyScope } from "./idempotency.js";
@@ -34,7 +35,25 @@ export type CallDescription = {
   /** The invocation row exists already (the call waited for approval, or its sending was announced). */
   existing: boolean;
   channel: Channel;
+  /**
+   * Set when the call runs with arguments an approver edited: `argumentsRedacted` and
+   * `argumentsFingerprint` above are then the edited call's, and this keeps what was asked for.
+   */
+  approvalEdit?: ApprovalEditRun | undefined;
 };
+
+/** An approver's edit of the call that runs: what changed (redacted values), who edited, and what the agent asked for. */
+export type ApprovalEditRun = { changes: ArgumentChange[]; editedBy: string; requestedArgumentsRedacted: unknown };
+
+/** What a call that ran under an approval tells its caller: which approval, and whether and how a person edited it. */
+export type ApprovalNote = { approval_id: string; edited: boolean; changes: ArgumentChange[] };
+
+/**
+ * A call carries an approval id only while it waits (which never finishes) or once it started
+ * under the approval: a finished call with one ran under it.
+ */
+export const approvalNoteOf = (call: CallDescription): ApprovalNote | undefined =>
+  call.approvalId === null ? undefined : { approval_id: call.approvalId, edited: call.approvalEdit !== undefined, changes: call.approvalEdit?.changes ?? [] };
 
 /** How a call that reached the sending stage ended. */
 export type CallOutcome =
@@ -51,7 +70,7 @@ export type CallOutcome =
 
 /** A finished call as stored under its invocation (sealed) and replayed for its idempotency key. */
 export type StoredOutcome =
-  | { kind: "result"; status: 200; invocation_id: string; result: unknown }
+  | { kind: "result"; status: 200; invocation_id: string; result: unknown; approval?: ApprovalNote }
   | { kind: "error"; status: number; code: string; message: string; details?: Record<string, unknown> };
 
 /** What the lifecycle writes for one step. */
@@ -72,12 +91,14 @@ export type InvocationRecord = {
 /** The one rule for idempotency keys: an outcome is kept exactly when the tool's request may have left. */
 export const keepsIdempotencyKey = (outcome: CallOutcome) => outcome.kind === "succeeded" || outcome.requestMayHaveLeft;
 
-const withInvocation = (error: BrokerError, invocationId: string) =>
-  new BrokerError(error.code, error.message, { ...error.details, invocation_id: invocationId }, { status: error.status, headers: error.headers });
+const withInvocation = (error: BrokerError, invocationId: string, approval: ApprovalNote | undefined) =>
+  new BrokerError(error.code, error.message, { ...error.details, invocation_id: invocationId, ...(approval ? { approval } : {}) }, { status: error.status, headers: error.headers });
 
+/** The answer a finished call keeps; one that ran under an approval says so (and what an approver changed), in replays too. */
 export function storedOutcomeOf(call: CallDescription, outcome: CallOutcome): StoredOutcome {
-  if (outcome.kind === "succeeded") return { kind: "result", status: 200, invocation_id: call.invocationId, result: outcome.result };
-  const error = withInvocation(outcome.error, call.invocationId);
+  const approval = approvalNoteOf(call);
+  if (outcome.kind === "succeeded") return { kind: "result", status: 200, invocation_id: call.invocationId, result: outcome.result, ...(approval ? { approval } : {}) };
+  const error = withInvocation(outcome.error, call.invocationId, approval);
   return { kind: "error", status: error.status, code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
 }
 
@@ -125,8 +146,8 @@ export const outcomeUnknown = (invocationId: string, key: string | null) =>
   );
 
 /** The answer a finished call gives: its result, or its error raised again (for replays too). */
-export function settle(stored: StoredOutcome, options: { replayed: boolean }): { invocation_id: string; result: unknown } {
-  if (stored.kind === "result") return { invocation_id: stored.invocation_id, result: stored.result };
+export function settle(stored: StoredOutcome, options: { replayed: boolean }): { invocation_id: string; result: unknown; approval?: ApprovalNote } {
+  if (stored.kind === "result") return { invocation_id: stored.invocation_id, result: stored.result, ...(stored.approval ? { approval: stored.approval } : {}) };
   throw new BrokerError(stored.code as BrokerError["code"], stored.message, stored.details, {
     status: stored.status,
     ...(options.replayed ? { headers: { "idempotent-replayed": "true" } } : {}),

@@ -66,6 +66,10 @@ export function auditEntryOf(record: InvocationRecord): AuditEntry {
       approval_id: call.approvalId,
       arguments: call.argumentsRedacted,
       via: call.channel,
+      // A call an approver edited: what ran is `arguments`; what the agent asked for and who changed it are kept beside it.
+      ...(call.approvalEdit
+        ? { approval_edited: true, requested_arguments: call.approvalEdit.requestedArgumentsRedacted, edited_by: call.approvalEdit.editedBy, changes: call.approvalEdit.changes }
+        : {}),
     },
   };
 }

@@ -14,7 +14,8 @@ import { isDatabaseUnavailable } from "../store/database-errors.js";
 import { rateLimitBucket, type AgentCaller } from "../invocations/caller.js";
 import type { ExecuteService } from "../tools/execute-service.js";
 import type { ScopedTools } from "../catalogue/tool-catalogue.js";
-import { elicit, failed, stepAsResult, succeeded } from "./mcp-results.js";
+import { editNote, elicit, failed, stepAsResult, succeeded } from "./mcp-results.js";
+import type { ApprovalNote } from "../invocations/invocation-states.js";
 import type { PendingStep, RequestStates } from "./request-state.js";
 
 export type McpToolCall = {
@@ -44,6 +45,12 @@ function asToolFailure(error: unknown): BrokerError {
   if (error instanceof BrokerError) return error;
   if (isDatabaseUnavailable(error)) return new BrokerError("service_unavailable", "the database is unavailable; retry shortly");
   throw error;
+}
+
+/** An edited call that failed still ran with the approver's arguments: the model hears that too. */
+function editHint(error: BrokerError): string {
+  const approval = (error.details as { approval?: ApprovalNote } | undefined)?.approval;
+  return approval?.edited ? editNote(approval) : "";
 }
 
 /** Whether the person accepted the elicitation of the last round (opened the link) rather than declining or dismissing it. */
@@ -80,11 +87,11 @@ export function createMcpCalls(deps: McpCallDeps) {
         await deps.limiter.consume(rateLimitBucket(caller, caller.agentAppId));
         const approvalId = previous?.kind === "approval" ? previous.approvalId : undefined;
         const outcome = await deps.executeService.execute(caller, { tool_name: name, arguments: args, approval_id: approvalId }, { channel: "mcp" });
-        return succeeded(outcome.invocation_id, outcome.result);
+        return succeeded(outcome.invocation_id, outcome.result, outcome.approval);
       } catch (thrown) {
         const error = asToolFailure(thrown);
         const step = stepFor(call, error);
-        if (!step) return failed(error);
+        if (!step) return failed(error, {}, editHint(error));
         // A person who declined or dismissed the link is not asked again in a loop: the agent hears why and decides.
         const declined = previous !== undefined && !accepted(call.inputResponses, previous);
         if (call.canElicitUrl && !declined) return elicit(step, deps.requestStates.seal(identity, step));

@@ -5,6 +5,7 @@
  */
 import { inputRequired, type CallToolResult, type InputRequiredResult } from "@modelcontextprotocol/server";
 import type { BrokerError } from "../errors.js";
+import type { ApprovalNote } from "../invocations/invocation-states.js";
 import type { PendingStep } from "./request-state.js";
 
 /** `_meta` key naming the invocation a result belongs to, for reading it back over REST. */
@@ -14,12 +15,29 @@ export const INVOCATION_META = "dev.toolbroker/invocation_id";
 const asObject = (value: unknown): Record<string, unknown> =>
   value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : { result: value };
 
-export function succeeded(invocationId: string, result: unknown): CallToolResult {
+/** structuredContent key of the approval note when an approver edited the call (a name no tool result uses). */
+export const APPROVAL_NOTE_KEY = "_approval";
+
+/**
+ * A call an approver edited before approving ran with other arguments than the agent sent: the
+ * model is told in words (a second text block) and a program in structuredContent. An approved
+ * call that ran as asked reads like any result.
+ */
+export function succeeded(invocationId: string, result: unknown, approval?: ApprovalNote): CallToolResult {
+  const edited = approval?.edited ? approval : undefined;
   return {
-    content: [{ type: "text", text: JSON.stringify(result) }],
-    structuredContent: asObject(result),
+    content: [{ type: "text", text: JSON.stringify(result) }, ...(edited ? [{ type: "text" as const, text: editNote(edited) }] : [])],
+    structuredContent: edited ? { ...asObject(result), [APPROVAL_NOTE_KEY]: edited } : asObject(result),
     _meta: { [INVOCATION_META]: invocationId },
   };
+}
+
+const shown = (value: unknown) => (value === undefined ? "(absent)" : JSON.stringify(value));
+
+export function editNote(approval: ApprovalNote): string {
+  const changes = approval.changes.map((change) => `${change.path}: ${shown(change.from)} -> ${shown(change.to)}`);
+  const what = changes.length > 0 ? `: ${changes.join("; ")}` : " (in fields that are not shown)";
+  return `Note: a person edited this call before approving it (approval ${approval.approval_id}); it ran with changed arguments${what}.`;
 }
 
 /** A refusal the agent can act on: the code and message in the text, the envelope's fields in structured content. */

@@ -17,6 +17,7 @@ import type { InvocationSeals } from "../invocations/invocation-seals.js";
 import { settle, storedOutcomeOf, type CallOutcome } from "../invocations/invocation-states.js";
 import type { Invocation } from "../invocations/invocation.js";
 import type { Perform } from "./perform.js";
+import { approvedRun } from "./approved-call.js";
 import type { ExecuteResult } from "./execute-service.js";
 import type { CatalogueTool, ScopedTools } from "../catalogue/tool-catalogue.js";
 
@@ -26,7 +27,7 @@ type ContinueDeps = {
   policies: Pick<PolicyService, "current">;
   approvals: Pick<ApprovalService, "findForInvocation" | "whyNotConsumed" | "assertUsable">;
   lifecycle: Pick<InvocationLifecycle, "start" | "finish" | "denyWaiting" | "markUnknown">;
-  seals: Pick<InvocationSeals, "openArguments">;
+  seals: Pick<InvocationSeals, "openArguments" | "openEditedArguments">;
   catalogue: ScopedTools;
   credentialResolution: CredentialResolution;
   perform: Perform;
@@ -36,8 +37,7 @@ type ContinueDeps = {
 export function createContinueService(deps: ContinueDeps) {
   const { invocationQueries, lifecycle } = deps;
 
-  async function runStarted(invocation: Invocation, call: StartingCall): Promise<ExecuteResult> {
-    const args = await deps.seals.openArguments(invocation);
+  async function runStarted(invocation: Invocation, call: StartingCall, args: Record<string, unknown>): Promise<ExecuteResult> {
     const answer = (outcome: CallOutcome) => ({ ...settle(storedOutcomeOf(call, outcome), { replayed: false }), replayed: false });
     let admitted: { entry: CatalogueTool; handle: CredentialHandle };
     try {
@@ -55,11 +55,13 @@ export function createContinueService(deps: ContinueDeps) {
     return answer(await deps.perform(call, admitted.entry, admitted.handle, args));
   }
 
-  /** Policy applies to every execution: a deny rule added after the approval still wins. */
-  async function assertPolicyStillAllows(invocation: Invocation, caller: ActingCaller) {
+  /**
+   * Policy applies to every execution, judged on the arguments that will be sent (an approver's
+   * edit, if any): a deny rule added after the approval still wins.
+   */
+  async function assertPolicyStillAllows(invocation: Invocation, caller: ActingCaller, args: Record<string, unknown>) {
     const entry = (await deps.catalogue.view(invocation)).tools.resolve(invocation.toolName);
     const policy = await deps.policies.current(invocation.tenantId, invocation.env);
-    const args = await deps.seals.openArguments(invocation);
     const decision = policy.evaluate({ toolName: invocation.toolName, risk: entry.tool.risk, agentAppId: invocation.agentAppId, endUserId: invocation.endUserId, arguments: args });
     if (decision.effect !== "deny") return;
     const error = new BrokerError("policy_denied", `policy rule "${decision.rule_id}" denies this call`, { rule_id: decision.rule_id, invocation_id: invocation.id });
@@ -105,10 +107,13 @@ export function createContinueService(deps: ContinueDeps) {
       if (approval.status === "consumed") return replayStarted(invocation, approval);
       const acting = actingFor(caller, invocation);
       await assertApproved(invocation, acting, approval);
-      await assertPolicyStillAllows(invocation, acting);
-      const call = { ...callOf(invocation, acting, approval.id), approvalId: approval.id };
+      // The approval is approved, so its edit (if any) is final: that is the call that runs.
+      const requested = { call: callOf(invocation, acting, approval.id), args: await deps.seals.openArguments(invocation) };
+      const run = await approvedRun(requested, approval, deps.seals);
+      await assertPolicyStillAllows(invocation, acting, run.args);
+      const call = { ...run.call, approvalId: approval.id };
       // Concurrent continues: one consumes the approval and runs the call; the others replay or wait.
-      if (await lifecycle.start(call)) return runStarted(invocation, call);
+      if (await lifecycle.start(call)) return runStarted(invocation, call, run.args);
       const refusal = await deps.approvals.whyNotConsumed(approval.id);
       if (refusal) throw refusal;
       return deps.replay.replay(tenantId, id);

@@ -15,15 +15,17 @@ import type { CredentialHandle, CredentialResolution } from "./credential-resolu
 import type { Idempotency } from "../invocations/idempotency.js";
 import type { InvocationLifecycle } from "../invocations/invocation-lifecycle.js";
 import type { InvocationReplay } from "../invocations/invocation-replay.js";
-import { settle, storedOutcomeOf, type CallDescription, type Channel } from "../invocations/invocation-states.js";
+import { settle, storedOutcomeOf, type ApprovalNote, type CallDescription, type Channel } from "../invocations/invocation-states.js";
 import type { RaisedEvent } from "../invocations/invocation-writes.js";
 import type { Perform } from "./perform.js";
+import { approvedRun, type ApprovedRun, type EditedArguments } from "./approved-call.js";
 import { redactArguments } from "./scrub.js";
 import type { CatalogueTool, ScopedTools, ToolCatalogue } from "../catalogue/tool-catalogue.js";
 import type { ExecuteBody } from "./tool-schemas.js";
 
 export type ExecuteRequest = Static<typeof ExecuteBody>;
-export type ExecuteResult = { invocation_id: string; result: unknown; replayed: boolean };
+/** `approval`: the call ran under a person's approval, which may have edited its arguments (see ApprovalNote). */
+export type ExecuteResult = { invocation_id: string; result: unknown; approval?: ApprovalNote; replayed: boolean };
 
 /**
  * How the call arrived. Over MCP a client cannot carry an `approval_id` back, so the identical call
@@ -41,6 +43,7 @@ export type ExecuteDeps = {
   perform: Perform;
   idempotency: Pick<Idempotency, "claim" | "release">;
   replay: InvocationReplay;
+  seals: EditedArguments;
 };
 
 type Admitted = { entry: CatalogueTool; handle: CredentialHandle };
@@ -91,18 +94,20 @@ export function createExecuteService(deps: ExecuteDeps) {
     throw new BrokerError("approval_required", `${entry.tool.name} needs a human approval first`, { approval_id: approval.id, invocation_id: call.invocationId, expires_at: approval.expiresAt });
   }
 
-  /** Policy and approval: returns the call as it may run (possibly as the invocation that waited for approval). */
-  async function authorize(call: CallDescription, entry: CatalogueTool, body: ExecuteRequest): Promise<CallDescription> {
+  /**
+   * Policy and approval: returns the call as it may run and the arguments it sends (possibly as
+   * the invocation that waited for approval, with the arguments an approver edited).
+   */
+  async function authorize(call: CallDescription, entry: CatalogueTool, body: ExecuteRequest): Promise<ApprovedRun> {
     const { caller } = call;
     const policy = await deps.policies.current(caller.tenantId, caller.env);
-    const decision = policy.evaluate({ toolName: entry.tool.name, risk: entry.tool.risk, agentAppId: caller.agentAppId, endUserId: caller.endUserId, arguments: body.arguments });
-    if (decision.effect === "deny") {
-      const error = new BrokerError("policy_denied", `policy rule "${decision.rule_id}" denies this call`, { rule_id: decision.rule_id });
-      return refuse(call, error, { denied: true });
-    }
+    const judge = (args: Record<string, unknown>) =>
+      policy.evaluate({ toolName: entry.tool.name, risk: entry.tool.risk, agentAppId: caller.agentAppId, endUserId: caller.endUserId, arguments: args });
+    const decision = judge(body.arguments);
+    if (decision.effect === "deny") return refuse(call, policyDenied(decision.rule_id), { denied: true });
     // A call that needs no approval runs on its own merits: an approval_id it carries is neither
     // checked, consumed nor recorded (the policy may have changed since the approval was asked for).
-    if (decision.effect === "allow") return call;
+    if (decision.effect === "allow") return { call, args: body.arguments };
     const exactCall = {
       tenantId: caller.tenantId,
       env: caller.env,
@@ -117,10 +122,15 @@ export function createExecuteService(deps: ExecuteDeps) {
     if (!approvalId) return requestApproval(call, entry, body.arguments, decision);
     try {
       const approval = await deps.approvals.usableForCall(approvalId, exactCall);
-      // The approved call runs as the invocation that asked for it, started (its approval consumed,
-      // the call and this request's key marked sending) in one transaction.
-      const approved = { ...call, invocationId: approval.invocationId, existing: true, approvalId: approval.id };
-      if (await lifecycle.start(approved, { claimedAs: call.invocationId })) return approved;
+      // The approved call runs as the invocation that asked for it, with the arguments as approved
+      // (an approver's edit, if any), started (its approval consumed, the call and this request's
+      // key marked sending) in one transaction.
+      const requested = { call: { ...call, invocationId: approval.invocationId, existing: true, approvalId: approval.id }, args: body.arguments };
+      const run = await approvedRun(requested, approval, deps.seals);
+      // An edited call meets policy too: a deny rule it falls under (one added since the decision, say) wins.
+      const edited = run.call.approvalEdit ? judge(run.args) : undefined;
+      if (edited?.effect === "deny") throw policyDenied(edited.rule_id);
+      if (await lifecycle.start({ ...run.call, approvalId: approval.id }, { claimedAs: call.invocationId })) return run;
       throw (await deps.approvals.whyNotConsumed(approval.id)) ?? new BrokerError("approval_already_used", "the approval was already used for one call", { approval_id: approval.id });
     } catch (error) {
       if (!(error instanceof BrokerError)) throw error;
@@ -179,8 +189,8 @@ export function createExecuteService(deps: ExecuteDeps) {
         // default): that is what an approval pins down and what the invocation records.
         const resolved = { ...call, provider: entry.provider.id, ...handleIds(handle) };
         const admitted = await authorize(resolved, entry, body);
-        const outcome = await deps.perform(admitted, entry, handle, body.arguments);
-        return { ...settle(storedOutcomeOf(admitted, outcome), { replayed: false }), replayed: false };
+        const outcome = await deps.perform(admitted.call, entry, handle, admitted.args);
+        return { ...settle(storedOutcomeOf(admitted.call, outcome), { replayed: false }), replayed: false };
       } catch (error) {
         // A key still in progress had no decision recorded (e.g. the database failed): forget it so the
         // caller may retry. Kept and announced (sending) keys are never released.
@@ -196,6 +206,8 @@ export function createExecuteService(deps: ExecuteDeps) {
  * naming them and the broker JWT that carries them as claims send the same request.
  */
 const requestFingerprintOf = (body: ExecuteRequest) => fingerprint({ ...body, idempotency_key: undefined, agent_app_id: undefined, end_user_id: undefined });
+
+const policyDenied = (ruleId: string | null) => new BrokerError("policy_denied", `policy rule "${ruleId}" denies this call`, { rule_id: ruleId });
 
 const handleIds = (handle: CredentialHandle) =>
   handle.kind === "oauth2" ? { connectionId: handle.connectionId, secretItemId: null } : { connectionId: null, secretItemId: handle.secretItemId };

@@ -95,7 +95,9 @@ export function registerToolRoutes(app: App, deps: ToolRouteDeps) {
           "502 upstream_error (details.upstream_status; details.reason unexpected_response for a 2xx body the tool does not understand; " +
           "response_too_large with details.limit for an answer whose mapping would take more than 200,000 element × field steps or whose result would hold more than 100,000 values). " +
           "503 vault_unavailable. " +
-          "A replayed idempotent response carries `Idempotent-Replayed: true`. An approval_id on a call that needs no approval is ignored and not recorded.",
+          "A replayed idempotent response carries `Idempotent-Replayed: true`. An approval_id on a call that needs no approval is ignored and not recorded. " +
+          "A re-execute with approval_id may send the arguments as requested or as the approver edited them; either way the approved (edited) arguments are sent, " +
+          "and the answer's `approval` (on an error, `details.approval`) says whether a person edited the call and what changed.",
         body: ExecuteBody,
         response: { 200: ExecuteResult, ...EXECUTE_ERRORS },
       },
@@ -115,7 +117,9 @@ export function registerToolRoutes(app: App, deps: ToolRouteDeps) {
           "No body is needed. 409 approval_pending while undecided, 403 policy_denied when denied, 409 approval_expired after expiry. " +
           "Once approved, the stored call runs exactly once; later continues return the same stored outcome. " +
           "409 request_in_progress while it runs; if the broker stopped while sending it, 409 outcome_unknown (details.invocation_id) once 5 minutes have passed, never re-sent. " +
-          "409 idempotency_key_reused when the call's idempotency_key was meanwhile used by another call (nothing runs, the approval stays unused).",
+          "409 idempotency_key_reused when the call's idempotency_key was meanwhile used by another call (nothing runs, the approval stays unused). " +
+          "An approver may have edited the arguments: the edited call is what runs (403 policy_denied if policy now denies it), and `approval` (on an error, `details.approval`) " +
+          "says so with the changes.",
         params: IdParams,
         body: ContinueBody,
         response: { 200: ExecuteResult, ...errorResponses(400, 401, 403, 404, 409, 422, 429, 502, 503) },

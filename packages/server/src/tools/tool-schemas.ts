@@ -34,8 +34,26 @@ export const ContinueBody = Type.Object(
   },
 );
 
+const ArgumentChange = Type.Object(
+  {
+    path: Type.String({ description: "JSON pointer into `arguments`; `/` for the arguments as a whole" }),
+    from: Type.Optional(Type.Unknown({ description: "The value the agent sent; absent when the approver added the field" })),
+    to: Type.Optional(Type.Unknown({ description: "The value that was sent; absent when the approver removed the field" })),
+  },
+  { description: "One change an approver made. Credential-like values read `[redacted]`." },
+);
+
+export const ApprovalNote = Type.Object(
+  {
+    approval_id: Uuid,
+    edited: Type.Boolean({ description: "An approver changed the arguments before approving: the call ran with the edited ones" }),
+    changes: Type.Array(ArgumentChange, { description: "What the approver changed (empty when not edited); objects are compared field by field, arrays as a whole" }),
+  },
+  { description: "Present when the call ran under a person's approval" },
+);
+
 export const ExecuteResult = Type.Object(
-  { invocation_id: Uuid, result: Type.Unknown({ description: "Tool-specific, scrubbed of credentials" }) },
+  { invocation_id: Uuid, result: Type.Unknown({ description: "Tool-specific, scrubbed of credentials" }), approval: Type.Optional(ApprovalNote) },
   { $id: "ExecuteResult" },
 );
 

@@ -66,7 +66,7 @@ export function createToolServices(deps: ToolServiceDeps) {
   const perform = createPerform({ upstreamCall: createUpstreamCall({ upstream: deps.upstream, refresher: deps.credentialRefresher }), lifecycle });
   const replay = createInvocationReplay({ invocationQueries, seals, lifecycle });
   const invocationReader = createInvocationReader({ find: invocationQueries.find, seals });
-  const executeService = createExecuteService({ catalogue, credentialResolution, policies, approvals, agentApps: deps.agentApps, lifecycle, perform, idempotency, replay });
+  const executeService = createExecuteService({ catalogue, credentialResolution, policies, approvals, agentApps: deps.agentApps, lifecycle, perform, idempotency, replay, seals });
   const continueService = createContinueService({ clock, invocationQueries, policies, approvals, lifecycle, seals, catalogue, credentialResolution, perform, replay });
   return { policies, approvals, approvalQueries, approvalSettings, approvalDeliveries, approvalBindings, idempotency, lifecycle, seals, invocationReader, executeService, continueService };
 }

@@ -8,6 +8,8 @@
 const BRAND = Symbol.for("@toolbroker/client.error");
 const brand = (error: Error) => Object.defineProperty(error, BRAND, { value: true, enumerable: false });
 
+import type { ApprovalNote } from "./types.js";
+
 export type BrokerErrorInit = {
   code: string;
   status: number;
@@ -25,6 +27,8 @@ export class BrokerError extends Error {
   readonly details: Record<string, unknown> | undefined;
   /** The broker's request id (envelope `request_id` or `x-request-id`), for support and logs. */
   readonly requestId: string | undefined;
+  /** For a call that ran under an approval and failed: the approval, and whether a person edited the call (`details.approval`). */
+  readonly approval: ApprovalNote | undefined;
 
   constructor(init: BrokerErrorInit) {
     super(init.message);
@@ -34,7 +38,14 @@ export class BrokerError extends Error {
     this.status = init.status;
     this.details = init.details;
     this.requestId = init.requestId;
+    this.approval = approvalNoteOf(init.details?.approval);
   }
+}
+
+function approvalNoteOf(value: unknown): ApprovalNote | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const note = value as Partial<ApprovalNote>;
+  return typeof note.approval_id === "string" && typeof note.edited === "boolean" && Array.isArray(note.changes) ? (note as ApprovalNote) : undefined;
 }
 
 /** 409 `approval_required`: a human must decide; resume with `continue(invocationId)`. */

@@ -21,6 +21,13 @@ type ExecuteBody = BodyOf<paths["/v1/tools/execute"]["post"]>;
 export type ExecuteRequest = Omit<ExecuteBody, "agent_app_id">;
 export type ExecuteResult = Ok<paths["/v1/tools/execute"]["post"]>;
 export type ContinueResult = Ok<paths["/v1/tools/invocations/{id}/continue"]["post"]>;
+/**
+ * `approval` of a result: the call ran under a person's approval. When `edited`, the approver
+ * changed the arguments before approving and the call ran with theirs; `changes` says how.
+ */
+export type ApprovalNote = NonNullable<ExecuteResult["approval"]>;
+/** One change an approver made: a JSON pointer into `arguments`, the value sent before and the one that ran. */
+export type ArgumentChange = ApprovalNote["changes"][number];
 export type Invocation = Ok<paths["/v1/tools/invocations/{id}"]["get"]>;
 
 export type MintTokenRequest = BodyOf<paths["/v1/broker/token"]["post"]>;

@@ -51,7 +51,11 @@ describe("AgentClient approvals", () => {
     await expect(client.continue(pending.invocationId)).rejects.toMatchObject({ code: "approval_pending", status: 409 });
     await decide(bed, pending.approvalId, "approve");
     const outcome = await client.continue(pending.invocationId);
-    expect(outcome).toEqual({ invocation_id: pending.invocationId, result: { deleted: true, full_name: "octocat/hello-world" } });
+    expect(outcome).toEqual({
+      invocation_id: pending.invocationId,
+      result: { deleted: true, full_name: "octocat/hello-world" },
+      approval: { approval_id: pending.approvalId, edited: false, changes: [] },
+    });
     expect(await client.continue(pending.invocationId)).toEqual(outcome);
     expect(upstreamCalls(bed, "DELETE", "/repos/octocat/hello-world")).toBe(1);
   });
@@ -71,7 +75,11 @@ describe("AgentClient approvals", () => {
     await decide(bed, seen[0]!.approvalId, "approve");
     const outcome = await waiting;
 
-    expect(outcome).toEqual({ invocation_id: seen[0]!.invocationId, result: { deleted: true, full_name: "octocat/spoon-knife" } });
+    expect(outcome).toEqual({
+      invocation_id: seen[0]!.invocationId,
+      result: { deleted: true, full_name: "octocat/spoon-knife" },
+      approval: { approval_id: seen[0]!.approvalId, edited: false, changes: [] },
+    });
     expect(seen).toHaveLength(1);
     const statuses = polls().map((exchange) => exchange.status);
     expect(statuses.at(-1)).toBe(200);

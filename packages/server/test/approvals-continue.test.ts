@@ -74,7 +74,7 @@ describeEachDatabase("continue and re-execute after approval", (kind) => {
 
       const result = await continueInvocation(world.broker, fresh.token, invocation_id);
       expect(result.status, result.text).toBe(200);
-      expect(result.body).toEqual({ invocation_id, result: expect.anything() });
+      expect(result.body).toEqual({ invocation_id, result: expect.anything(), approval: { approval_id, edited: false, changes: [] } });
       expect(deleteCalls(world, fresh, "spoon-knife")).toBe(1);
       expect(await repoExists(world, fresh, "spoon-knife")).toBe(false);
       const shown = await call(world.broker, "GET", `/v1/tools/invocations/${invocation_id}`, { token: fresh.token });

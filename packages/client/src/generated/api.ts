@@ -380,7 +380,7 @@ export interface paths {
         put?: never;
         /**
          * Execute a tool
-         * @description 404 not_found: unknown tool, or a handle not in this tenant. 422: invalid_request (body), invalid_tool_args (arguments vs the tool's schema; details.reason request_too_large when they would fill a declared tool's request past 2 MiB), credential_required (acting for an end user, the webhook event connection.required tells your backend), credential_mismatch (other provider or env), connection_unusable (revoked or expired: reconnect; details.reason origin_changed when the provider no longer has the origins the credential was issued for, and nothing was sent; refresh_interrupted after a refresh cut short by a crash). 403 policy_denied. 409 approval_required (details: approval_id, invocation_id, expires_at), approval_* on re-execute, idempotency_key_reused, request_in_progress, outcome_unknown (the broker stopped while sending this write, or this approved call, under the key; never re-sent). 502 upstream_error (details.upstream_status; details.reason unexpected_response for a 2xx body the tool does not understand; response_too_large with details.limit for an answer whose mapping would take more than 200,000 element × field steps or whose result would hold more than 100,000 values). 503 vault_unavailable. A replayed idempotent response carries `Idempotent-Replayed: true`. An approval_id on a call that needs no approval is ignored and not recorded.
+         * @description 404 not_found: unknown tool, or a handle not in this tenant. 422: invalid_request (body), invalid_tool_args (arguments vs the tool's schema; details.reason request_too_large when they would fill a declared tool's request past 2 MiB), credential_required (acting for an end user, the webhook event connection.required tells your backend), credential_mismatch (other provider or env), connection_unusable (revoked or expired: reconnect; details.reason origin_changed when the provider no longer has the origins the credential was issued for, and nothing was sent; refresh_interrupted after a refresh cut short by a crash). 403 policy_denied. 409 approval_required (details: approval_id, invocation_id, expires_at), approval_* on re-execute, idempotency_key_reused, request_in_progress, outcome_unknown (the broker stopped while sending this write, or this approved call, under the key; never re-sent). 502 upstream_error (details.upstream_status; details.reason unexpected_response for a 2xx body the tool does not understand; response_too_large with details.limit for an answer whose mapping would take more than 200,000 element × field steps or whose result would hold more than 100,000 values). 503 vault_unavailable. A replayed idempotent response carries `Idempotent-Replayed: true`. An approval_id on a call that needs no approval is ignored and not recorded. A re-execute with approval_id may send the arguments as requested or as the approver edited them; either way the approved (edited) arguments are sent, and the answer's `approval` (on an error, `details.approval`) says whether a person edited the call and what changed.
          */
         post: {
             parameters: {
@@ -421,6 +421,25 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description Present when the call ran under a person's approval */
+                            approval?: {
+                                /**
+                                 * Format: uuid
+                                 * @description A UUID
+                                 */
+                                approval_id: string;
+                                /** @description What the approver changed (empty when not edited); objects are compared field by field, arrays as a whole */
+                                changes: {
+                                    /** @description The value the agent sent; absent when the approver added the field */
+                                    from?: unknown;
+                                    /** @description JSON pointer into `arguments`; `/` for the arguments as a whole */
+                                    path: string;
+                                    /** @description The value that was sent; absent when the approver removed the field */
+                                    to?: unknown;
+                                }[];
+                                /** @description An approver changed the arguments before approving: the call ran with the edited ones */
+                                edited: boolean;
+                            };
                             /**
                              * Format: uuid
                              * @description A UUID
@@ -657,7 +676,7 @@ export interface paths {
         put?: never;
         /**
          * Resume a call after its approval was decided
-         * @description No body is needed. 409 approval_pending while undecided, 403 policy_denied when denied, 409 approval_expired after expiry. Once approved, the stored call runs exactly once; later continues return the same stored outcome. 409 request_in_progress while it runs; if the broker stopped while sending it, 409 outcome_unknown (details.invocation_id) once 5 minutes have passed, never re-sent. 409 idempotency_key_reused when the call's idempotency_key was meanwhile used by another call (nothing runs, the approval stays unused).
+         * @description No body is needed. 409 approval_pending while undecided, 403 policy_denied when denied, 409 approval_expired after expiry. Once approved, the stored call runs exactly once; later continues return the same stored outcome. 409 request_in_progress while it runs; if the broker stopped while sending it, 409 outcome_unknown (details.invocation_id) once 5 minutes have passed, never re-sent. 409 idempotency_key_reused when the call's idempotency_key was meanwhile used by another call (nothing runs, the approval stays unused). An approver may have edited the arguments: the edited call is what runs (403 policy_denied if policy now denies it), and `approval` (on an error, `details.approval`) says so with the changes.
          */
         post: {
             parameters: {
@@ -686,6 +705,25 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description Present when the call ran under a person's approval */
+                            approval?: {
+                                /**
+                                 * Format: uuid
+                                 * @description A UUID
+                                 */
+                                approval_id: string;
+                                /** @description What the approver changed (empty when not edited); objects are compared field by field, arrays as a whole */
+                                changes: {
+                                    /** @description The value the agent sent; absent when the approver added the field */
+                                    from?: unknown;
+                                    /** @description JSON pointer into `arguments`; `/` for the arguments as a whole */
+                                    path: string;
+                                    /** @description The value that was sent; absent when the approver removed the field */
+                                    to?: unknown;
+                                }[];
+                                /** @description An approver changed the arguments before approving: the call ran with the edited ones */
+                                edited: boolean;
+                            };
                             /**
                              * Format: uuid
                              * @description A UUID

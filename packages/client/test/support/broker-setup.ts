@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import type { ManualClock } from "../../../server/src/clock.js";
 import { createTenant, startBroker, type TestBroker, type TestTenant } from "../../../server/test/support/broker.js";
 import { connectAccount } from "../../../server/test/support/connect.js";
+import type { DbKind } from "../../../server/test/support/databases.js";
 import { startFakeUpstreams, type FakeUpstreams } from "../../../server/test/support/fake-upstreams/index.js";
 import { asOperator, call, mintBrokerToken } from "../../../server/test/support/http.js";
 
@@ -20,10 +21,10 @@ export type ClientTestBed = {
   close(): Promise<void>;
 };
 
-export async function startTestBed(options: { env?: Record<string, string>; clock?: ManualClock } = {}): Promise<ClientTestBed> {
+export async function startTestBed(options: { env?: Record<string, string>; clock?: ManualClock; kind?: DbKind } = {}): Promise<ClientTestBed> {
   const { clock } = options;
   const fakes = await startFakeUpstreams(clock ? { now: () => clock.now().getTime() } : {});
-  const broker = await startBroker("sqlite", { env: { ...fakes.github.env, ...options.env }, ...(clock ? { clock } : {}) });
+  const broker = await startBroker(options.kind ?? "sqlite", { env: { ...fakes.github.env, ...options.env }, ...(clock ? { clock } : {}) });
   const tenant = await createTenant(broker);
   const accountId = await connectAccount(broker, tenant, "scm");
   return {

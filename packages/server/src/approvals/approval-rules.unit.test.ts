@@ -111,4 +111,13 @@ describe("mismatchOf", () => {
   it("refuses a call for no end user when the approval was for one", () => {
     expect(mismatchOf(approval({ endUserId: "alice" }), exactCall())?.details).toEqual({ mismatch: "end_user" });
   });
+
+  it("accepts the call as requested or as an approver edited it, and nothing else", () => {
+    const edit = { argumentsSealed: "sealed", argumentsRedacted: {}, argumentsFingerprint: "edited", editedBy: "member", editedAt: NOW.toISOString() };
+    const edited = approval({ edit });
+    expect(mismatchOf(edited, exactCall())).toBeUndefined();
+    expect(mismatchOf(edited, exactCall({ argumentsFingerprint: "edited" }))).toBeUndefined();
+    expect(mismatchOf(edited, exactCall({ argumentsFingerprint: "other" }))?.details).toEqual({ mismatch: "arguments" });
+    expect(mismatchOf(approval(), exactCall({ argumentsFingerprint: "edited" }))?.details).toEqual({ mismatch: "arguments" });
+  });
 });

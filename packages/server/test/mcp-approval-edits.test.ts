@@ -1,0 +1,73 @@
+/**
+ * Issue 39, approve with edits, over MCP: whichever protocol generation the client speaks, the
+ * approved call runs with the approver's arguments, and the result tells the agent so, in words
+ * (a second text block) and in structuredContent (`_approval`).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { approveWithEdit } from "./support/approval-edits.js";
+import { createScmTenant, putPolicy, startScmWorld, type ScmTenant, type ScmWorld } from "./support/approvals.js";
+import { describeEachDatabase } from "./support/databases.js";
+import { connectLegacyClient, connectModernClient, type LegacyVersion, type ToolCallResult } from "./support/mcp-clients.js";
+
+const approvalIdOf = (url: string) => /\/console\/approvals\/([0-9a-f-]{36})\?tenant=[0-9a-f-]{36}$/.exec(url)?.[1];
+
+describeEachDatabase("MCP: a call an approver edited", (kind) => {
+  let world: ScmWorld;
+  let mcpUrl: string;
+
+  beforeAll(async () => {
+    world = await startScmWorld(kind);
+    mcpUrl = `${world.broker.url}/mcp`;
+  });
+  afterAll(async () => world?.close());
+
+  async function approvingTenant(name: string) {
+    const tenant = await createScmTenant(world, name);
+    await putPolicy(world.broker, tenant, [{ id: "issues-wait", effect: "require_approval", tools: ["scm.create_issue"] }], "test");
+    return tenant;
+  }
+  const issue = (tenant: ScmTenant, title: string) => ({ name: "scm_create_issue", arguments: { owner: tenant.owner, repo: "hello-world", title, labels: ["bug"] } });
+  const issuesSent = (tenant: ScmTenant) =>
+    world.github.stats.apiCalls.filter((c) => c.method === "POST" && c.path === `/repos/${tenant.owner}/hello-world/issues`).map((c) => c.body);
+
+  /** What every generation must show for an edit of the title from "Teh title" to "The title". */
+  function expectEditedResult(result: ToolCallResult, approvalId: string) {
+    expect(result.isError ?? false, result.content[0]?.text).toBe(false);
+    const changes = [{ path: "/title", from: "Teh title", to: "The title" }];
+    expect(result.structuredContent).toMatchObject({ title: "The title", _approval: { approval_id: approvalId, edited: true, changes } });
+    expect(JSON.parse(result.content[0]!.text)).toMatchObject({ title: "The title" });
+    expect(result.content[1]!.text).toBe(`Note: a person edited this call before approving it (approval ${approvalId}); it ran with changed arguments: /title: "Teh title" -> "The title".`);
+  }
+
+  it("a 2026-07-28 client, whose approver edits the call, gets the edited call's result and the note", async () => {
+    const tenant = await approvingTenant("Modern");
+    const { client, elicitations } = await connectModernClient(mcpUrl, tenant.token, async ({ url }) => {
+      await approveWithEdit(world.broker, tenant, approvalIdOf(url)!, { owner: tenant.owner, repo: "hello-world", title: "The title", labels: ["bug"] });
+      return "accept";
+    });
+    const result = (await client.callTool(issue(tenant, "Teh title"))) as ToolCallResult;
+    await client.close();
+    expect(elicitations).toHaveLength(1);
+    expectEditedResult(result, approvalIdOf(elicitations[0]!.url)!);
+    expect(issuesSent(tenant)).toEqual([{ title: "The title", labels: ["bug"] }]);
+  });
+
+  describe.each<LegacyVersion>(["2025-11-25", "2025-06-18"])("a %s client", (version) => {
+    it("calls the identical tool again after the edit and approval: the edited call runs once, with the note", async () => {
+      const tenant = await approvingTenant(`Legacy ${version}`);
+      const client = await connectLegacyClient(mcpUrl, tenant.token, version);
+      const first = (await client.callTool(issue(tenant, "Teh title"))) as ToolCallResult;
+      expect(first.structuredContent).toMatchObject({ error: { code: "approval_required" } });
+      const approvalId = first.structuredContent!.error.details.approval_id as string;
+      await approveWithEdit(world.broker, tenant, approvalId, { owner: tenant.owner, repo: "hello-world", title: "The title", labels: ["bug"] });
+
+      const approved = (await client.callTool(issue(tenant, "Teh title"))) as ToolCallResult;
+      expectEditedResult(approved, approvalId);
+      expect(issuesSent(tenant)).toEqual([{ title: "The title", labels: ["bug"] }]);
+      // The approval is spent: the same call asks anew.
+      const again = (await client.callTool(issue(tenant, "Teh title"))) as ToolCallResult;
+      expect(again.structuredContent).toMatchObject({ error: { code: "approval_required" } });
+      await client.close();
+    });
+  });
+});

@@ -55,7 +55,7 @@ describeEachDatabase("the end user's approval page", (kind) => {
     expect(view.page.status).toBe(200);
     expect(view.page.headers.get("content-security-policy")).toContain("form-action 'self'");
     const binding = await world.broker.services.approvalBindings.describe(await approvalRow(approval_id));
-    for (const shown of ["scm.delete_repository", "hello-world", binding.agentApp.name, binding.account!.displayName, binding.digest.slice(0, 19)]) expect(view.page.text).toContain(shown);
+    for (const shown of ["scm.delete_repository", "hello-world", binding.agentApp.name, binding.account!.displayName, binding.digest]) expect(view.page.text).toContain(shown);
     expect(view.page.text).not.toContain("<script");
     expect(await statusOf(approval_id)).toBe("pending");
 

@@ -9,8 +9,6 @@ import type { LinkView } from "./approval-page-service.js";
 /** The hidden field that proves a post comes from this browser's view of the page (the page guard). */
 export const APPROVAL_PAGE_TOKEN_FIELD = "page_token";
 
-const shortDigest = (digest: string) => `${digest.slice(0, "sha256:".length + 12)}…`;
-
 function details({ approval, binding }: LinkView): string {
   const account = binding.account ? escapeHtml(binding.account.displayName) : "none";
   const shownArguments = approval.edit ? approval.edit.argumentsRedacted : approval.argumentsRedacted;
@@ -21,7 +19,7 @@ function details({ approval, binding }: LinkView): string {
     `<dt>Account</dt><dd>${account}</dd>` +
     `<dt>Requested by</dt><dd>${escapeHtml(binding.agentApp.name)}</dd>` +
     `<dt>Expires</dt><dd>${escapeHtml(approval.expiresAt)} (UTC)</dd>` +
-    `<dt>Digest</dt><dd><code title="${escapeHtml(binding.digest)}">${escapeHtml(shortDigest(binding.digest))}</code></dd>` +
+    `<dt>Digest</dt><dd><code>${escapeHtml(binding.digest)}</code></dd>` +
     `</dl><h2>Arguments</h2>${edited}<pre>${escapeHtml(JSON.stringify(shownArguments, null, 2))}</pre>` +
     `<p class="muted">Fields that look like credentials are hidden. The digest is the fingerprint of this exact call: it is what runs if you approve.</p>`
   );

@@ -12,7 +12,7 @@ const STYLE =
   "label{display:block;margin:.75rem 0 .25rem}input{width:100%;box-sizing:border-box;padding:.4rem;font-size:1rem}" +
   ".muted{color:#57606a;font-size:.9rem}.error{color:#cf222e}" +
   "pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f6f8fa;border-radius:6px;padding:.75rem;font-size:.85rem}" +
-  "dt{font-weight:600;margin-top:.6rem}dd{margin:0;overflow-wrap:anywhere}button.deny{background:#cf222e}.actions button{margin:0 .5rem .5rem 0}";
+  "h2{font-size:1.1rem}dt{font-weight:600;margin-top:.6rem}dd{margin:0;overflow-wrap:anywhere}button.deny{background:#cf222e}.actions button{margin:0 .5rem .5rem 0}";
 const STYLE_HASH = `'sha256-${createHash("sha256").update(STYLE).digest("base64")}'`;
 
 export const escapeHtml = (value: string) =>

@@ -69,6 +69,8 @@ import { createUpstreamClient } from "./providers/upstream-client.js";
 import { createSecretItemQueries } from "./secrets/secret-item-queries.js";
 import { createSecretItemService } from "./secrets/secret-item-service.js";
 import { registerSecretItemRoutes } from "./secrets/secret-item-routes.js";
+import type { ApprovalChannel } from "./approvals/approval-channel.js";
+import { createApprovalOutbox } from "./approvals/approval-outbox.js";
 import { registerApprovalRoutes } from "./approvals/approval-routes.js";
 import { createApprovalLinks } from "./approvals/approval-links.js";
 import { createApprovalLinkUseQueries } from "./approvals/approval-link-use-queries.js";
@@ -118,6 +120,8 @@ export type BrokerDeps = {
   webhookResolver?: HostResolver | undefined;
   /** The broker's own providers (default the built-in catalogue); tests add a vendor-shaped one. */
   builtInProviders?: readonly ProviderDefinition[] | undefined;
+  /** Approval channels of the test's own; each replaces the broker's channel of its kind. */
+  approvalChannels?: readonly ApprovalChannel[] | undefined;
 };
 
 export async function createServices(deps: BrokerDeps) {
@@ -194,12 +198,15 @@ export async function createServices(deps: BrokerDeps) {
   const usage = createUsageService({ queries: createUsageQueries(store), clock });
   const billing = createBillingService({ store, clock, queries: createBillingQueries(store), metering, audit, events });
   const webhooks = createWebhooks({ store, vault, audit, events, clock, config, resolver: deps.webhookResolver });
+  // The channels approvals go to besides the console, one line each (approvals/approval-channel.ts).
+  const approvalChannels: ApprovalChannel[] = [];
+  const approvalOutbox = createApprovalOutbox({ ...tools, store, audit, events, clock, channels: [...approvalChannels, ...(deps.approvalChannels ?? [])], intervalMs: config.approvalWorkerIntervalMs });
   const redis = connectRedis(config.redisUrl);
   const limiters = {
     token: createRateLimiter({ name: "token", perMinute: config.rateLimits.tokenPerMinute, redis }),
     execute: createRateLimiter({ name: "execute", perMinute: config.rateLimits.executePerMinute, redis }),
   };
-  return { ...tools, approvalLinks, approvalPages, emailChannel, config, store, clock, vault, audit, events, webhooks, metering, meteringLedger, usage, billing, providers, catalogue, catalogueService, openApiImporter, upstream, connectionQueries, connectionCache, connections, connectSessions, endUsers, oauthApps, credentialRefresher, secretItems, tenants, agentApps, controlKeys, signingKeys, brokerJwts, operators, developmentIssuer, limiters, redis };
+  return { ...tools, approvalLinks, approvalPages, emailChannel, config, store, clock, vault, audit, events, webhooks, approvalOutbox, metering, meteringLedger, usage, billing, providers, catalogue, catalogueService, openApiImporter, upstream, connectionQueries, connectionCache, connections, connectSessions, endUsers, oauthApps, credentialRefresher, secretItems, tenants, agentApps, controlKeys, signingKeys, brokerJwts, operators, developmentIssuer, limiters, redis };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
@@ -298,6 +305,10 @@ export async function buildApp(services: Services, options: { logStream?: Destin
     app.addHook("onReady", async () => services.webhooks.worker.start(app.log.child({ component: "webhook-delivery" })));
   }
   app.addHook("onClose", async () => services.webhooks.close());
+  if (config.approvalWorker) {
+    app.addHook("onReady", async () => services.approvalOutbox.start(app.log.child({ component: "approval-outbox" })));
+  }
+  app.addHook("onClose", async () => services.approvalOutbox.stop());
 
   app.addHook("onClose", async () => {
     services.redis?.disconnect();

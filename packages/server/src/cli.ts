@@ -46,7 +46,7 @@ function addSetupCommands(program: Command, run: Run): void {
     .command("demo")
     .description("start the broker with local sandbox providers standing in for GitHub, Slack and Linear (never in production; what npm run demo runs)")
     .action(run(commands.demo));
-  program.command("worker").description("run the webhook delivery worker alone (no HTTP API)").action(run(commands.worker));
+  program.command("worker").description("run the webhook delivery worker and the approval outbox alone (no HTTP API)").action(run(commands.worker));
   program.command("migrate").description("bring the database schema up to date").action(run(commands.migrate));
   program
     .command("bootstrap")

@@ -43,6 +43,8 @@ export const EnvSchema = Type.Object(
     // Checked in config.ts, whose problem does not quote it: the URL may hold the SMTP password.
     BROKER_SMTP_URL: Type.Optional(Type.String()),
     BROKER_SMTP_FROM: Type.String({ minLength: 3, maxLength: 300, default: "Toolbroker <toolbroker@localhost>" }),
+    BROKER_APPROVAL_WORKER: Type.Boolean({ default: true }),
+    BROKER_APPROVAL_WORKER_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 1000 }),
     BROKER_UPSTREAM_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 15_000 }),
     BROKER_SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 10_000 }),
     BROKER_METERING_MODE: oneOf(["test", "off"], "test"),

@@ -52,6 +52,10 @@ export type Config = {
   approvalLinkTtlSeconds: number;
   /** Where approval emails go out (`BROKER_SMTP_URL`) and who they are from; undefined: no email channel. */
   smtp: { url: string; from: string } | undefined;
+  /** Whether `serve` runs the approval outbox (channel deliveries, expiry, reminders) in process; `toolbroker worker` always does. */
+  approvalWorker: boolean;
+  /** How often the approval outbox sweeps for expiries and reminders and looks for due deliveries. */
+  approvalWorkerIntervalMs: number;
   /** How long one upstream SaaS call may take before it fails with upstream_error. */
   upstreamTimeoutMs: number;
   /** After SIGTERM, how long requests in flight may take before their connections are closed. */
@@ -129,6 +133,8 @@ function configFrom(settings: EnvSettings, oidc: OidcConfig | undefined, provide
     approvalTtlSeconds: settings.BROKER_APPROVAL_TTL_SECONDS,
     approvalLinkTtlSeconds: settings.BROKER_APPROVAL_LINK_TTL_SECONDS,
     smtp: settings.BROKER_SMTP_URL ? { url: settings.BROKER_SMTP_URL, from: settings.BROKER_SMTP_FROM } : undefined,
+    approvalWorker: settings.BROKER_APPROVAL_WORKER,
+    approvalWorkerIntervalMs: settings.BROKER_APPROVAL_WORKER_INTERVAL_MS,
     meteringMode: settings.BROKER_METERING_MODE,
     heapGrowthPercent: settings.BROKER_HEAP_GROWTH_PERCENT,
   };

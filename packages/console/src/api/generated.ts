@@ -394,6 +394,24 @@ export interface paths {
                                 decision: "approve" | "deny";
                                 reason: string | null;
                             } | null;
+                            /** @description How each channel (Slack, email) fared with the request, the reminder and the outcome */
+                            deliveries: {
+                                attempts: number;
+                                /** @enum {string} */
+                                channel: "slack" | "email";
+                                /** @description Why the last attempt failed, worded without secrets */
+                                last_error: string | null;
+                                /** @description When a pending delivery is tried next */
+                                next_attempt_at: string | null;
+                                /** @enum {string} */
+                                purpose: "request" | "reminder" | "outcome";
+                                sent_at: string | null;
+                                /**
+                                 * @description gave_up: the attempts were spent (or the approval was decided first); the approval stays in the console
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "sent" | "gave_up";
+                            }[];
                             /** @description The end user the call acts for, if any */
                             end_user_id: string | null;
                             /** @enum {string} */
@@ -624,6 +642,24 @@ export interface paths {
                                 decision: "approve" | "deny";
                                 reason: string | null;
                             } | null;
+                            /** @description How each channel (Slack, email) fared with the request, the reminder and the outcome */
+                            deliveries: {
+                                attempts: number;
+                                /** @enum {string} */
+                                channel: "slack" | "email";
+                                /** @description Why the last attempt failed, worded without secrets */
+                                last_error: string | null;
+                                /** @description When a pending delivery is tried next */
+                                next_attempt_at: string | null;
+                                /** @enum {string} */
+                                purpose: "request" | "reminder" | "outcome";
+                                sent_at: string | null;
+                                /**
+                                 * @description gave_up: the attempts were spent (or the approval was decided first); the approval stays in the console
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "sent" | "gave_up";
+                            }[];
                             /** @description The end user the call acts for, if any */
                             end_user_id: string | null;
                             /** @enum {string} */
@@ -2202,6 +2238,32 @@ export interface paths {
                             rules: {
                                 /** @description Agent app ids; default all */
                                 agent_apps?: string[];
+                                /** @description Only on require_approval rules: who decides, whether they may edit, expiry, reminders and channels */
+                                approval?: {
+                                    /** @description Who must approve. One deny ends the approval. Default: one admin. */
+                                    approvers?: {
+                                        count: number;
+                                        of: "admins" | {
+                                            /** @description A group of members (PATCH /v1/members/{id} `groups`) */
+                                            group: string;
+                                        };
+                                    } | {
+                                        all_of: string[];
+                                    } | "end_user";
+                                    /** @description Where the approval is sent besides the console. Default: the tenant's channels (PUT /v1/approval-settings). */
+                                    channels?: ("slack" | "email")[];
+                                    /**
+                                     * @description Whether approvers may change the arguments before approving. Default allowed.
+                                     * @enum {string}
+                                     */
+                                    edits?: "allowed" | "forbidden";
+                                    /** @description Send a reminder on the same channels this long before expiry */
+                                    remind_before_seconds?: number;
+                                    /** @description Whether the member who created the calling agent app may approve its calls. Default true. */
+                                    requester_may_approve?: boolean;
+                                    /** @description How long the approval may wait and then be used. Default BROKER_APPROVAL_TTL_SECONDS. */
+                                    ttl_seconds?: number;
+                                };
                                 /** @description All must hold */
                                 conditions?: {
                                     equals?: unknown;
@@ -2276,6 +2338,32 @@ export interface paths {
                         rules: {
                             /** @description Agent app ids; default all */
                             agent_apps?: string[];
+                            /** @description Only on require_approval rules: who decides, whether they may edit, expiry, reminders and channels */
+                            approval?: {
+                                /** @description Who must approve. One deny ends the approval. Default: one admin. */
+                                approvers?: {
+                                    count: number;
+                                    of: "admins" | {
+                                        /** @description A group of members (PATCH /v1/members/{id} `groups`) */
+                                        group: string;
+                                    };
+                                } | {
+                                    all_of: string[];
+                                } | "end_user";
+                                /** @description Where the approval is sent besides the console. Default: the tenant's channels (PUT /v1/approval-settings). */
+                                channels?: ("slack" | "email")[];
+                                /**
+                                 * @description Whether approvers may change the arguments before approving. Default allowed.
+                                 * @enum {string}
+                                 */
+                                edits?: "allowed" | "forbidden";
+                                /** @description Send a reminder on the same channels this long before expiry */
+                                remind_before_seconds?: number;
+                                /** @description Whether the member who created the calling agent app may approve its calls. Default true. */
+                                requester_may_approve?: boolean;
+                                /** @description How long the approval may wait and then be used. Default BROKER_APPROVAL_TTL_SECONDS. */
+                                ttl_seconds?: number;
+                            };
                             /** @description All must hold */
                             conditions?: {
                                 equals?: unknown;
@@ -2311,6 +2399,32 @@ export interface paths {
                             rules: {
                                 /** @description Agent app ids; default all */
                                 agent_apps?: string[];
+                                /** @description Only on require_approval rules: who decides, whether they may edit, expiry, reminders and channels */
+                                approval?: {
+                                    /** @description Who must approve. One deny ends the approval. Default: one admin. */
+                                    approvers?: {
+                                        count: number;
+                                        of: "admins" | {
+                                            /** @description A group of members (PATCH /v1/members/{id} `groups`) */
+                                            group: string;
+                                        };
+                                    } | {
+                                        all_of: string[];
+                                    } | "end_user";
+                                    /** @description Where the approval is sent besides the console. Default: the tenant's channels (PUT /v1/approval-settings). */
+                                    channels?: ("slack" | "email")[];
+                                    /**
+                                     * @description Whether approvers may change the arguments before approving. Default allowed.
+                                     * @enum {string}
+                                     */
+                                    edits?: "allowed" | "forbidden";
+                                    /** @description Send a reminder on the same channels this long before expiry */
+                                    remind_before_seconds?: number;
+                                    /** @description Whether the member who created the calling agent app may approve its calls. Default true. */
+                                    requester_may_approve?: boolean;
+                                    /** @description How long the approval may wait and then be used. Default BROKER_APPROVAL_TTL_SECONDS. */
+                                    ttl_seconds?: number;
+                                };
                                 /** @description All must hold */
                                 conditions?: {
                                     equals?: unknown;
@@ -4257,7 +4371,7 @@ export interface paths {
                     "application/json": {
                         description?: string;
                         /** @description Event kinds to send; omitted or null means every kind */
-                        events?: ("connection.created" | "connection.revoked" | "connection.expired" | "connection.required" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
+                        events?: ("connection.created" | "connection.revoked" | "connection.expired" | "connection.required" | "approval.requested" | "approval.decided" | "approval.expired" | "billing.period_finalized" | "webhook.test")[] | null;
                         /** @description https URL (http allowed outside production) */
                         url: string;
                     };
@@ -4281,7 +4395,7 @@ export interface paths {
                                 /** @enum {string} */
                                 reason: "operator" | "endpoint_gone" | "failing";
                             } | null;
-                            events: ("connection.created" | "connection.revoked" | "connection.expired" | "connection.required" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
+                            events: ("connection.created" | "connection.revoked" | "connection.expired" | "connection.required" | "approval.requested" | "approval.decided" | "approval.expired" | "billing.period_finalized" | "webhook.test")[] | null;
                             /**
                              * Format: uuid
                              * @description A UUID
@@ -4408,7 +4522,7 @@ export interface paths {
                                 /** @enum {string} */
                                 reason: "operator" | "endpoint_gone" | "failing";
                             } | null;
-                            events: ("connection.created" | "connection.revoked" | "connection.expired" | "connection.required" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
+                            events: ("connection.created" | "connection.revoked" | "connection.expired" | "connection.required" | "approval.requested" | "approval.decided" | "approval.expired" | "billing.period_finalized" | "webhook.test")[] | null;
                             /**
                              * Format: uuid
                              * @description A UUID
@@ -4548,7 +4662,7 @@ export interface paths {
                         description?: string;
                         /** @description false disables the endpoint; true re-enables it and resets its failure streak */
                         enabled?: boolean;
-                        events?: ("connection.created" | "connection.revoked" | "connection.expired" | "connection.required" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
+                        events?: ("connection.created" | "connection.revoked" | "connection.expired" | "connection.required" | "approval.requested" | "approval.decided" | "approval.expired" | "billing.period_finalized" | "webhook.test")[] | null;
                         /** @description https URL (http allowed outside production) */
                         url?: string;
                     };
@@ -4572,7 +4686,7 @@ export interface paths {
                                 /** @enum {string} */
                                 reason: "operator" | "endpoint_gone" | "failing";
                             } | null;
-                            events: ("connection.created" | "connection.revoked" | "connection.expired" | "connection.required" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
+                            events: ("connection.created" | "connection.revoked" | "connection.expired" | "connection.required" | "approval.requested" | "approval.decided" | "approval.expired" | "billing.period_finalized" | "webhook.test")[] | null;
                             /**
                              * Format: uuid
                              * @description A UUID
@@ -4777,7 +4891,7 @@ export interface paths {
                                 /** @enum {string} */
                                 reason: "operator" | "endpoint_gone" | "failing";
                             } | null;
-                            events: ("connection.created" | "connection.revoked" | "connection.expired" | "connection.required" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
+                            events: ("connection.created" | "connection.revoked" | "connection.expired" | "connection.required" | "approval.requested" | "approval.decided" | "approval.expired" | "billing.period_finalized" | "webhook.test")[] | null;
                             /**
                              * Format: uuid
                              * @description A UUID
@@ -4989,6 +5103,24 @@ export interface components {
                 decision: "approve" | "deny";
                 reason: string | null;
             } | null;
+            /** @description How each channel (Slack, email) fared with the request, the reminder and the outcome */
+            deliveries: {
+                attempts: number;
+                /** @enum {string} */
+                channel: "slack" | "email";
+                /** @description Why the last attempt failed, worded without secrets */
+                last_error: string | null;
+                /** @description When a pending delivery is tried next */
+                next_attempt_at: string | null;
+                /** @enum {string} */
+                purpose: "request" | "reminder" | "outcome";
+                sent_at: string | null;
+                /**
+                 * @description gave_up: the attempts were spent (or the approval was decided first); the approval stays in the console
+                 * @enum {string}
+                 */
+                status: "pending" | "sent" | "gave_up";
+            }[];
             /** @description The end user the call acts for, if any */
             end_user_id: string | null;
             /** @enum {string} */
@@ -5229,7 +5361,7 @@ export interface components {
              * @description An event kind (see docs/webhooks.md for each payload)
              * @enum {string}
              */
-            event_type: "connection.created" | "connection.revoked" | "connection.expired" | "connection.required" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test";
+            event_type: "connection.created" | "connection.revoked" | "connection.expired" | "connection.required" | "approval.requested" | "approval.decided" | "approval.expired" | "billing.period_finalized" | "webhook.test";
             /**
              * Format: uuid
              * @description A UUID
@@ -5254,7 +5386,7 @@ export interface components {
                 /** @enum {string} */
                 reason: "operator" | "endpoint_gone" | "failing";
             } | null;
-            events: ("connection.created" | "connection.revoked" | "connection.expired" | "connection.required" | "approval.requested" | "approval.decided" | "billing.period_finalized" | "webhook.test")[] | null;
+            events: ("connection.created" | "connection.revoked" | "connection.expired" | "connection.required" | "approval.requested" | "approval.decided" | "approval.expired" | "billing.period_finalized" | "webhook.test")[] | null;
             /**
              * Format: uuid
              * @description A UUID

@@ -12,6 +12,7 @@ export const EVENT_KINDS: Record<WebhookEvent, string> = {
   "connection.required": "An end user must connect an account for an agent's call",
   "approval.requested": "A call waits for approval",
   "approval.decided": "An approval was decided",
+  "approval.expired": "An approval expired undecided",
   "billing.period_finalized": "A billing period was closed",
   "webhook.test": "A test sent from here",
 };

@@ -6,6 +6,8 @@ import { decodeCursor, encodeCursor } from "../http/cursor.js";
 import { EnvSchema, errorResponses, IdParams, StringEnum, Timestamp, Uuid } from "../http/schemas.js";
 import type { Clock } from "../clock.js";
 import { present, type ApprovalService } from "./approval-service.js";
+import type { ApprovalDeliveryQueries } from "./approval-delivery-queries.js";
+import { ApprovalDeliveryView, deliveryView } from "./approval-delivery-view.js";
 
 const Approval = Type.Object(
   {
@@ -29,6 +31,7 @@ const Approval = Type.Object(
       Type.Null(),
     ]),
     consumed_at: Type.Union([Timestamp, Type.Null()]),
+    deliveries: Type.Array(ApprovalDeliveryView, { description: "How each channel (Slack, email) fared with the request, the reminder and the outcome" }),
   },
   { $id: "Approval" },
 );
@@ -38,11 +41,16 @@ type ApprovalRouteDeps = {
   clock: Clock;
   /** The catalogue's risk of a tool, passed in: approvals know nothing of tools. */
   riskOf: (tenantId: string, env: TestOrLive, toolName: string) => Promise<"low" | "high" | null>;
+  approvalDeliveries: Pick<ApprovalDeliveryQueries, "listForApproval">;
 };
 
 export function registerApprovalRoutes(app: App, deps: ApprovalRouteDeps) {
   const tags = ["approvals"];
-  const show = async (approval: Parameters<typeof present>[0]) => ({ ...present(approval, deps.clock.now()), risk: await deps.riskOf(approval.tenantId, approval.env, approval.toolName) });
+  const show = async (approval: Parameters<typeof present>[0]) => ({
+    ...present(approval, deps.clock.now()),
+    risk: await deps.riskOf(approval.tenantId, approval.env, approval.toolName),
+    deliveries: (await deps.approvalDeliveries.listForApproval(approval.tenantId, approval.id)).map(deliveryView),
+  });
   app.get(
     "/v1/approvals",
     {

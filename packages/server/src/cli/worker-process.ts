@@ -1,4 +1,4 @@
-/** `toolbroker worker`: the webhook delivery worker alone, without the HTTP API. */
+/** `toolbroker worker`: the webhook delivery worker and the approval outbox alone, without the HTTP API. */
 import { pino } from "pino";
 import { createServices } from "../app.js";
 import type { Config } from "../config.js";
@@ -12,11 +12,13 @@ export async function runWorkerProcess(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel, base: { component: "webhook-delivery" }, ...REQUEST_LOG_OPTIONS });
   censorChildBindings(log);
   services.webhooks.worker.start(log);
+  services.approvalOutbox.start(log.child({ component: "approval-outbox" }));
   log.info({ store: runtime.store.kind, timeout_ms: config.webhookTimeoutMs }, "webhook delivery worker started");
 
   const shutdown = async () => {
     log.info("webhook delivery worker stopping");
     await services.webhooks.close();
+    await services.approvalOutbox.stop();
     services.redis?.disconnect();
     await runtime.store.close();
     process.exit(0);

@@ -15,6 +15,7 @@ export type EventType =
   | "connection.required"
   | "approval.requested"
   | "approval.decided"
+  | "approval.expired"
   | "billing.period_finalized"
   | "webhook.test";
 
@@ -25,6 +26,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   "connection.required",
   "approval.requested",
   "approval.decided",
+  "approval.expired",
   "billing.period_finalized",
   "webhook.test",
 ];

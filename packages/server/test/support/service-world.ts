@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { createServices, type Services } from "../../src/app.js";
 import { bootstrapTenant } from "../../src/bootstrap/bootstrap-tenant.js";
 import type { Decider } from "../../src/approvals/approval.js";
+import type { ApprovalChannel } from "../../src/approvals/approval-channel.js";
 import type { Clock } from "../../src/clock.js";
 import type { OperatorContext } from "../../src/connections/connection-service.js";
 import { loadConfig } from "../../src/config.js";
@@ -35,6 +36,8 @@ export type ServiceWorldOptions = {
   masterKeys?: string;
   /** The tenant to act for; by default a new one is bootstrapped. */
   tenant?: ServiceTenant;
+  /** Approval channels of the test's own (a recording channel), replacing the broker's of their kind. */
+  approvalChannels?: readonly ApprovalChannel[];
 };
 
 export async function startServiceWorld(kind: DbKind, options: ServiceWorldOptions = {}): Promise<ServiceWorld> {
@@ -48,7 +51,7 @@ export async function startServiceWorld(kind: DbKind, options: ServiceWorldOptio
     ...options.env,
   });
   const runtime = await openRuntime(config);
-  const services = await createServices({ ...runtime, ...(options.clock ? { clock: options.clock } : {}) });
+  const services = await createServices({ ...runtime, ...(options.clock ? { clock: options.clock } : {}), approvalChannels: options.approvalChannels });
   const tenant = options.tenant ?? (await bootstrapServiceTenant(services, runtime));
   return {
     services,
@@ -59,6 +62,7 @@ export async function startServiceWorld(kind: DbKind, options: ServiceWorldOptio
     async close() {
       // What buildApp's onClose hooks and main.ts's shutdown close, minus the HTTP server.
       await services.webhooks.close();
+      await services.approvalOutbox.stop();
       await services.openApiImporter.close();
       await services.upstream.close();
       services.redis?.disconnect();

@@ -52,6 +52,21 @@ describeEachDatabase("MCP: a call an approver edited", (kind) => {
     expect(issuesSent(tenant)).toEqual([{ title: "The title", labels: ["bug"] }]);
   });
 
+  it("tells the agent of the edit when the edited call fails upstream too", async () => {
+    const tenant = await approvingTenant("Failing edit");
+    const client = await connectLegacyClient(mcpUrl, tenant.token);
+    const first = (await client.callTool(issue(tenant, "Teh title"))) as ToolCallResult;
+    const approvalId = first.structuredContent!.error.details.approval_id as string;
+    await approveWithEdit(world.broker, tenant, approvalId, { owner: tenant.owner, repo: "no-such-repo", title: "Teh title", labels: ["bug"] });
+    const failed = (await client.callTool(issue(tenant, "Teh title"))) as ToolCallResult;
+    await client.close();
+    expect(failed.isError).toBe(true);
+    const changes = [{ path: "/repo", from: "hello-world", to: "no-such-repo" }];
+    expect(failed.structuredContent).toMatchObject({ error: { code: "upstream_error", details: { upstream_status: 404, approval: { approval_id: approvalId, edited: true, changes } } } });
+    expect(failed.content[0]!.text).toContain(`Note: a person edited this call before approving it (approval ${approvalId}); it ran with changed arguments: /repo: "hello-world" -> "no-such-repo".`);
+    expect(issuesSent(tenant)).toEqual([]);
+  });
+
   describe.each<LegacyVersion>(["2025-11-25", "2025-06-18"])("a %s client", (version) => {
     it("calls the identical tool again after the edit and approval: the edited call runs once, with the note", async () => {
       const tenant = await approvingTenant(`Legacy ${version}`);

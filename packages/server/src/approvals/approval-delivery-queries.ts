@@ -59,7 +59,7 @@ export function createApprovalDeliveryQueries({ db: storeDb, kind }: Pick<Store,
      * SQLite has one writer at a time.
      */
     async claimDue(now: string, leaseUntil: string, limit: number, db: Executor = storeDb): Promise<LeasedDelivery[]> {
-      let due = db
+      const due = db
         .selectFrom("approval_deliveries as d")
         .select("d.id")
         .where("d.status", "=", "pending")
@@ -82,15 +82,20 @@ export function createApprovalDeliveryQueries({ db: storeDb, kind }: Pick<Store,
         )
         .orderBy("d.next_attempt_at")
         .limit(limit);
-      if (kind === "postgres") due = due.forUpdate().skipLocked();
-      return db
-        .updateTable("approval_deliveries")
-        .set({ attempts: sql`attempts + 1`, next_attempt_at: leaseUntil })
-        .where("id", "in", due)
-        .where("status", "=", "pending")
-        .where("next_attempt_at", "<=", now)
-        .returningAll()
-        .execute();
+      const lease = (ids: typeof due | string[]) =>
+        db
+          .updateTable("approval_deliveries")
+          .set({ attempts: sql`attempts + 1`, next_attempt_at: leaseUntil })
+          .where("id", "in", ids)
+          .where("status", "=", "pending")
+          .where("next_attempt_at", "<=", now)
+          .returningAll()
+          .execute();
+      if (kind === "postgres") return lease(due.forUpdate().skipLocked());
+      // SQLite: read first, and write only when something is due. Every poll would otherwise ask for
+      // the write lock, and another instance on the same file holding it would stall this one.
+      const ids = (await due.execute()).map((row) => row.id);
+      return ids.length === 0 ? [] : lease(ids);
     },
 
     /** Writes an attempt's result while the lease is still this worker's; false when it lapsed and another worker took it. */

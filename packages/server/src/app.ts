@@ -95,6 +95,8 @@ import { createUsageService } from "./usage/usage-service.js";
 import { registerSystemRoutes } from "./system/system-routes.js";
 import { createTenantQueries } from "./tenants/tenant-queries.js";
 import { createTenantService } from "./tenants/tenant-service.js";
+import { createMemberProfiles } from "./tenants/member-profiles.js";
+import { registerMemberRoutes } from "./tenants/member-routes.js";
 import { createBrokerJwts } from "./tokens/broker-jwt.js";
 import { createSigningKeyQueries } from "./tokens/signing-key-queries.js";
 import { createSigningKeyResealer, loadSigningKeys } from "./tokens/signing-keys.js";
@@ -136,6 +138,7 @@ export async function createServices(deps: BrokerDeps) {
   const events = createEventOutbox({ queries: createEventQueries(), clock });
   const tenantQueries = createTenantQueries(store);
   const tenants = createTenantService({ store, queries: tenantQueries, clock, audit });
+  const memberProfiles = createMemberProfiles({ store, queries: tenantQueries, audit });
   const agentApps = createAgentAppService({ store, queries: createAgentAppQueries(store), clock, audit });
   const controlKeys = createControlKeyService({ store, queries: createControlKeyQueries(store), clock, audit });
   const signingKeys = await loadSigningKeys({ queries: signingKeyQueries, vault, clock });
@@ -206,7 +209,7 @@ export async function createServices(deps: BrokerDeps) {
     token: createRateLimiter({ name: "token", perMinute: config.rateLimits.tokenPerMinute, redis }),
     execute: createRateLimiter({ name: "execute", perMinute: config.rateLimits.executePerMinute, redis }),
   };
-  return { ...tools, approvalLinks, approvalPages, emailChannel, config, store, clock, vault, audit, events, webhooks, approvalOutbox, metering, meteringLedger, usage, billing, providers, catalogue, catalogueService, openApiImporter, upstream, connectionQueries, connectionCache, connections, connectSessions, endUsers, oauthApps, credentialRefresher, secretItems, tenants, agentApps, controlKeys, signingKeys, brokerJwts, operators, developmentIssuer, limiters, redis };
+  return { ...tools, approvalLinks, approvalPages, emailChannel, config, store, clock, vault, audit, events, webhooks, approvalOutbox, metering, meteringLedger, usage, billing, providers, catalogue, catalogueService, openApiImporter, upstream, connectionQueries, connectionCache, connections, connectSessions, endUsers, oauthApps, credentialRefresher, secretItems, tenants, memberProfiles, agentApps, controlKeys, signingKeys, brokerJwts, operators, developmentIssuer, limiters, redis };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
@@ -279,6 +282,11 @@ export async function buildApp(services: Services, options: { logStream?: Destin
   registerPolicyRoutes(app, services);
   registerApprovalRoutes(app, {
     ...services,
+    bindings: services.approvalBindings,
+    votes: services.approvalVotes,
+    deliveries: services.approvalDeliveries,
+    members: services.approverMembers,
+    endUserUrlOf: services.approvalLinks.endUserUrl,
     riskOf: async (tenantId, env, toolName) => {
       const { tools } = await services.catalogue.view({ tenantId, env });
       return tools.has(toolName) ? tools.resolve(toolName).tool.risk : null;
@@ -286,6 +294,7 @@ export async function buildApp(services: Services, options: { logStream?: Destin
   });
   registerApprovalPageRoutes(app, { approvalPages: services.approvalPages, pageGuard: createConnectPageGuard({ vault: services.vault, publicUrl: config.publicUrl, page: APPROVAL_PAGE }), publicUrl: config.publicUrl });
   registerCatalogueRoutes(app, services);
+  registerMemberRoutes(app, services);
   registerApprovalArgumentsRoute(app, services);
   registerUsageRoutes(app, services);
   registerMcpRoutes(app, {

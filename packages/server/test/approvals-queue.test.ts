@@ -49,11 +49,11 @@ describeEachDatabase("approvals queue", (kind) => {
       }
     });
 
-    it("lets a viewer read approvals but not decide them (403)", async () => {
+    it("lets a viewer read approvals but not decide one its rule gives to the admins (403 approval_not_eligible)", async () => {
       const { approval_id } = await requestApproval(world.broker, deletion(tenant, "hello-world"));
       expect((await call(world.broker, "GET", "/v1/approvals", viewer)).status).toBe(200);
       expect((await call(world.broker, "GET", `/v1/approvals/${approval_id}`, viewer)).status).toBe(200);
-      expectError(await call(world.broker, "POST", `/v1/approvals/${approval_id}/decide`, { ...viewer, body: { decision: "approve" } }), 403, "forbidden");
+      expectError(await call(world.broker, "POST", `/v1/approvals/${approval_id}/decide`, { ...viewer, body: { decision: "approve" } }), 403, "approval_not_eligible");
       expect((await call(world.broker, "GET", `/v1/approvals/${approval_id}`, asOperator(tenant))).body.status).toBe("pending");
     });
 

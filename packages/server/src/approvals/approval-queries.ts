@@ -1,10 +1,12 @@
 import { sql } from "kysely";
 import type { Executor, Store } from "../store/database.js";
 import type { ApprovalsTable } from "../store/schema.js";
-import { DEFAULT_REQUIREMENT, type Approval, type ApprovalDecision, type ApprovalRequirement, type PendingCursor } from "./approval.js";
+import { DEFAULT_REQUIREMENT, type Approval, type ApprovalDecision, type ApprovalEdit, type ApprovalRequirement, type PendingCursor } from "./approval.js";
 import type { ExactCall } from "./approval-rules.js";
 
 export type PendingPage = { limit: number; after?: PendingCursor | undefined; now: string };
+/** Which approvals a list shows: waiting for a decision (oldest first), or the rest, or all (newest first). */
+export type ApprovalListStatus = "pending" | "decided" | "all";
 
 function approvalFromRow(row: ApprovalsTable): Approval {
   return {
@@ -101,6 +103,38 @@ export function createApprovalQueries({ db: storeDb }: Pick<Store, "db">) {
       }
       const rows = await query.orderBy("created_at").orderBy("id").limit(page.limit).execute();
       return rows.map(approvalFromRow);
+    },
+
+    /**
+     * Decided (approved, denied, used, or pending past its expiry) or all approvals, newest first,
+     * keyset-paginated on (created_at, id) descending.
+     */
+    async listNewestFirst(tenantId: string, status: Exclude<ApprovalListStatus, "pending">, page: PendingPage, db: Executor = storeDb): Promise<Approval[]> {
+      let query = db.selectFrom("approvals").selectAll().where("tenant_id", "=", tenantId);
+      if (status === "decided") query = query.where((eb) => eb.or([eb("status", "!=", "pending"), eb("expires_at", "<=", page.now)]));
+      if (page.after) {
+        const { requestedAt, id } = page.after;
+        query = query.where((eb) => eb.or([eb("created_at", "<", requestedAt), eb.and([eb("created_at", "=", requestedAt), eb("id", "<", id)])]));
+      }
+      const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(page.limit).execute();
+      return rows.map(approvalFromRow);
+    },
+
+    /** Binds a pending approval to an approver's edit of its call (null: back to the call as requested). */
+    async recordEdit(tenantId: string, id: string, edit: ApprovalEdit | null, db: Executor = storeDb): Promise<void> {
+      await db
+        .updateTable("approvals")
+        .set({
+          edited_arguments_sealed: edit?.argumentsSealed ?? null,
+          edited_arguments_redacted: edit ? JSON.stringify(edit.argumentsRedacted) : null,
+          edited_fingerprint: edit?.argumentsFingerprint ?? null,
+          edited_by: edit?.editedBy ?? null,
+          edited_at: edit?.editedAt ?? null,
+        })
+        .where("tenant_id", "=", tenantId)
+        .where("id", "=", id)
+        .where("status", "=", "pending")
+        .execute();
     },
 
     find: (tenantId: string, id: string, db: Executor = storeDb) =>

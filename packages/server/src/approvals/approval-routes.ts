@@ -1,73 +1,51 @@
-import type { TestOrLive } from "../ids.js";
 import { Type } from "@sinclair/typebox";
 import type { App } from "../http/app-type.js";
 import { BrokerError } from "../errors.js";
 import { decodeCursor, encodeCursor } from "../http/cursor.js";
-import { EnvSchema, errorResponses, IdParams, StringEnum, Timestamp, Uuid } from "../http/schemas.js";
-import type { Clock } from "../clock.js";
-import { present, type ApprovalService } from "./approval-service.js";
-import type { ApprovalDeliveryQueries } from "./approval-delivery-queries.js";
-import { ApprovalDeliveryView, deliveryView } from "./approval-delivery-view.js";
+import { errorResponses, IdParams, StringEnum } from "../http/schemas.js";
+import type { Credential } from "../http/credentials.js";
+import type { Approval } from "./approval.js";
+import { ApprovalSchema, DecideBody } from "./approval-schemas.js";
+import type { ApprovalService } from "./approval-service.js";
+import { createApprovalViews, type ApprovalViewDeps } from "./approval-view.js";
 
-const Approval = Type.Object(
-  {
-    approval_id: Uuid,
-    status: StringEnum(["pending", "approved", "denied", "expired", "consumed"] as const),
-    invocation_id: Uuid,
-    tool_name: Type.String(),
-    risk: Type.Union([StringEnum(["low", "high"] as const), Type.Null()], { description: "The tool's risk; null for a tool no longer in the catalogue" }),
-    provider: Type.String(),
-    agent_app_id: Uuid,
-    end_user_id: Type.Union([Type.String(), Type.Null()], { description: "The end user the call acts for, if any" }),
-    env: EnvSchema,
-    connected_account_id: Type.Union([Uuid, Type.Null()]),
-    secret_item_id: Type.Union([Uuid, Type.Null()]),
-    arguments: Type.Object({}, { additionalProperties: true, description: "Credential-like fields redacted" }),
-    rule_id: Type.Union([Type.String(), Type.Null()]),
-    requested_at: Timestamp,
-    expires_at: Timestamp,
-    decision: Type.Union([
-      Type.Object({ decision: StringEnum(["approve", "deny"] as const), decided_by: Type.Union([Type.String(), Type.Null()]), decided_at: Timestamp, reason: Type.Union([Type.String(), Type.Null()]) }),
-      Type.Null(),
-    ]),
-    consumed_at: Type.Union([Timestamp, Type.Null()]),
-    deliveries: Type.Array(ApprovalDeliveryView, { description: "How each channel (Slack, email) fared with the request, the reminder and the outcome" }),
-  },
-  { $id: "Approval" },
-);
+type ApprovalRouteDeps = ApprovalViewDeps & { approvals: ApprovalService };
 
-type ApprovalRouteDeps = {
-  approvals: ApprovalService;
-  clock: Clock;
-  /** The catalogue's risk of a tool, passed in: approvals know nothing of tools. */
-  riskOf: (tenantId: string, env: TestOrLive, toolName: string) => Promise<"low" | "high" | null>;
-  approvalDeliveries: Pick<ApprovalDeliveryQueries, "listForApproval">;
-};
+const viewerOf = (credential: Credential) => (credential.kind === "operator" ? credential.memberId : null);
 
 export function registerApprovalRoutes(app: App, deps: ApprovalRouteDeps) {
   const tags = ["approvals"];
-  const show = async (approval: Parameters<typeof present>[0]) => ({
-    ...present(approval, deps.clock.now()),
-    risk: await deps.riskOf(approval.tenantId, approval.env, approval.toolName),
-    deliveries: (await deps.approvalDeliveries.listForApproval(approval.tenantId, approval.id)).map(deliveryView),
-  });
+  const views = createApprovalViews(deps);
+  const showOne = async (approval: Approval, credential: Credential) => (await views.show(credential.tenantId, [approval], viewerOf(credential)))[0]!;
+
   app.get(
     "/v1/approvals",
     {
       config: { credentials: ["operator"] },
       schema: {
         tags,
-        summary: "Pending approvals, oldest first",
-        querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })), cursor: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false }),
-        response: { 200: Type.Object({ data: Type.Array(Approval), next_cursor: Type.Union([Type.String(), Type.Null()]) }), ...errorResponses(400, 401) },
+        summary: "Approvals: pending ones oldest first (default), or decided or all newest first",
+        querystring: Type.Object(
+          {
+            status: Type.Optional(StringEnum(["pending", "decided", "all"] as const, { default: "pending", description: "decided: approved, denied, used or expired" })),
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+            cursor: Type.Optional(Type.String({ maxLength: 512 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Object({ data: Type.Array(ApprovalSchema), next_cursor: Type.Union([Type.String(), Type.Null()]) }), ...errorResponses(400, 401) },
       },
     },
     async (request) => {
       const limit = request.query.limit ?? 50;
+      const status = request.query.status ?? "pending";
       const after = request.query.cursor ? decodeCursor<{ created_at: string; id: string }>(request.query.cursor, ["created_at", "id"]) : undefined;
-      const { approvals, more } = await deps.approvals.listPending(request.credential.tenantId, { limit, ...(after ? { after: { requestedAt: after.created_at, id: after.id } } : {}) });
+      const { approvals, more } = await deps.approvals.list(request.credential.tenantId, status, { limit, after: after && { requestedAt: after.created_at, id: after.id } });
       const last = approvals[approvals.length - 1];
-      return { data: await Promise.all(approvals.map(show)), next_cursor: more && last ? encodeCursor({ created_at: last.requestedAt, id: last.id }) : null };
+      return {
+        data: await views.show(request.credential.tenantId, approvals, viewerOf(request.credential)),
+        next_cursor: more && last ? encodeCursor({ created_at: last.requestedAt, id: last.id }) : null,
+      };
     },
   );
 
@@ -75,22 +53,28 @@ export function registerApprovalRoutes(app: App, deps: ApprovalRouteDeps) {
     "/v1/approvals/:id",
     {
       config: { credentials: ["operator"] },
-      schema: { tags, summary: "One approval, in any state", params: IdParams, response: { 200: Approval, ...errorResponses(400, 401, 404) } },
+      schema: { tags, summary: "One approval, in any state", params: IdParams, response: { 200: ApprovalSchema, ...errorResponses(400, 401, 404) } },
     },
-    async (request) => show(await deps.approvals.get(request.credential.tenantId, request.params.id)),
+    async (request) => showOne(await deps.approvals.get(request.credential.tenantId, request.params.id), request.credential),
   );
 
   app.post(
     "/v1/approvals/:id/decide",
     {
-      config: { credentials: ["operator"], role: "admin" },
+      config: { credentials: ["operator"] },
       schema: {
         tags,
-        summary: "Approve or deny a pending call",
-        description: "409 approval_already_decided when it was decided before, 409 approval_expired after its expiry, 404 for another tenant's approval.",
+        summary: "Vote to approve (optionally with edited arguments) or deny a pending call",
+        description:
+          "Any member the approval's policy rule names may vote (403 approval_not_eligible otherwise). One deny ends it; it is approved once enough " +
+          "members approved the call as it will run (`digest`). `arguments` (approve only) edit the call: they must fit the tool's schema (422 invalid_tool_args) " +
+          "and policy must still send the edited call to the same rule (403 approval_edit_refused); a rule with `edits: forbidden` refuses them " +
+          "(403 approval_edit_forbidden). An edit makes earlier approving votes stale. The same vote again answers 200 and counts once; the other " +
+          "vote on the same version is 409 approval_already_voted. 409 approval_already_decided once decided, 409 approval_expired after its expiry, " +
+          "404 for another tenant's approval.",
         params: IdParams,
-        body: Type.Object({ decision: StringEnum(["approve", "deny"] as const), reason: Type.Optional(Type.String({ maxLength: 1000 })) }, { additionalProperties: false }),
-        response: { 200: Approval, ...errorResponses(400, 401, 403, 404, 409, 415) },
+        body: DecideBody,
+        response: { 200: ApprovalSchema, ...errorResponses(400, 401, 403, 404, 409, 415, 422) },
       },
     },
     async (request) => {
@@ -98,7 +82,7 @@ export function registerApprovalRoutes(app: App, deps: ApprovalRouteDeps) {
       if (credential.kind !== "operator") throw new BrokerError("forbidden", "only a tenant member decides approvals");
       const decider = { kind: "member", memberId: credential.memberId, via: "api", actor: { type: "operator", id: `${credential.issuer}|${credential.subject}` } } as const;
       const approval = await deps.approvals.decide(credential.tenantId, request.params.id, request.body, decider);
-      return show(approval);
+      return showOne(approval, credential);
     },
   );
 }

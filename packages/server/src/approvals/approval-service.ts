@@ -3,19 +3,21 @@
  * agent app, end user, tool, credential handle and arguments (by canonical fingerprint), once.
  * The rules are in approval-rules.ts; this service stores, decides and consumes.
  */
-import type { AuditActor, AuditLog } from "../audit/audit-log.js";
+import type { AuditLog } from "../audit/audit-log.js";
 import type { Clock } from "../clock.js";
 import { BrokerError, notFound } from "../errors.js";
 import type { EventOutbox } from "../events/event-outbox.js";
 import type { TestOrLive } from "../ids.js";
 import type { Executor, Store, Tx } from "../store/database.js";
 import type { ApprovalDeliveryQueries } from "./approval-delivery-queries.js";
-import type { ApprovalQueries } from "./approval-queries.js";
+import type { ApprovalListStatus, ApprovalQueries } from "./approval-queries.js";
 import type { ApprovalSettingsQueries } from "./approval-settings-queries.js";
 import type { RuleApproval } from "../policy/policy-document.js";
 import type { Approval, Decider, DecisionInput, PendingCursor } from "./approval.js";
 import { requirementOf } from "./approval-requirement.js";
 import { assertUsable, mismatchOf, visibleStatus, type ExactCall } from "./approval-rules.js";
+import type { ApprovalVoteQueries } from "./approval-vote-queries.js";
+import { channelsFor, createApprovalVoting, type DecideOptions, type EditCheck, type MemberDirectory } from "./approval-voting.js";
 
 export type PendingCall = {
   approvalId: string;
@@ -36,7 +38,7 @@ export type PendingCall = {
 };
 
 type ApprovalDeps = {
-  store: Pick<Store, "transaction">;
+  store: Pick<Store, "transaction" | "lock">;
   queries: ApprovalQueries;
   settings: Pick<ApprovalSettingsQueries, "find">;
   deliveries: Pick<ApprovalDeliveryQueries, "enqueue">;
@@ -46,6 +48,9 @@ type ApprovalDeps = {
   ttlSeconds: number;
   /** The end user's hosted page of an approval they decide (approval-links.ts); null for others. */
   endUserUrl: (approval: Approval) => string | null;
+  votes: ApprovalVoteQueries;
+  members: MemberDirectory;
+  checkEdit: EditCheck;
 };
 
 export function present(approval: Approval, now: Date) {
@@ -72,21 +77,11 @@ export function present(approval: Approval, now: Date) {
   };
 }
 
-/** Why a decision was refused, from the approval as it is now. */
-function undecidable(approval: Approval): BrokerError {
-  if (approval.status !== "pending" && approval.status !== "expired") {
-    return new BrokerError("approval_already_decided", `the approval was already ${approval.status}`, { status: approval.status });
-  }
-  return new BrokerError("approval_expired", "the approval expired before a decision", { expires_at: approval.expiresAt });
-}
+export { channelsFor } from "./approval-voting.js";
 
-/** The channels an approval goes to besides the console: its rule's, or the tenant's; none when the end user decides. */
-export async function channelsFor(approval: Approval, settings: Pick<ApprovalSettingsQueries, "find">, trx: Executor) {
-  if (approval.requirement.approvers === "end_user") return [];
-  return approval.requirement.channels ?? (await settings.find(approval.tenantId, trx)).channels;
-}
-
-export function createApprovalService({ store, queries, settings, deliveries, audit, events, clock, ttlSeconds, endUserUrl }: ApprovalDeps) {
+export function createApprovalService(deps: ApprovalDeps) {
+  const { queries, settings, deliveries, events, clock, ttlSeconds, endUserUrl } = deps;
+  const voting = createApprovalVoting(deps);
   return {
     /** The approval a call asks for, as it will be stored (the invocation lifecycle writes it with the waiting call). */
     draft(call: PendingCall): Approval {
@@ -141,7 +136,13 @@ export function createApprovalService({ store, queries, settings, deliveries, au
     },
 
     async listPending(tenantId: string, page: { limit: number; after?: PendingCursor }) {
-      const approvals = await queries.listPending(tenantId, { limit: page.limit + 1, after: page.after, now: clock.now().toISOString() });
+      return this.list(tenantId, "pending", page);
+    },
+
+    /** A page of approvals: pending ones oldest first (a queue), decided or all newest first. */
+    async list(tenantId: string, status: ApprovalListStatus, page: { limit: number; after?: PendingCursor | undefined }) {
+      const query = { limit: page.limit + 1, after: page.after, now: clock.now().toISOString() };
+      const approvals = status === "pending" ? await queries.listPending(tenantId, query) : await queries.listNewestFirst(tenantId, status, query);
       return { approvals: approvals.slice(0, page.limit), more: approvals.length > page.limit };
     },
 
@@ -156,37 +157,12 @@ export function createApprovalService({ store, queries, settings, deliveries, au
       return queries.findForInvocation(tenantId, invocationId);
     },
 
-    /** `options.alsoIn` runs in the decision's transaction once the decision is taken (a signed link spent with it). */
-    async decide(tenantId: string, id: string, input: DecisionInput, decider: Decider, options: { alsoIn?: (trx: Tx) => Promise<void> } = {}) {
-      const actor: AuditActor = decider.kind === "member" ? decider.actor : { type: "end_user", id: decider.endUserId };
-      const at = clock.now().toISOString();
-      const status = input.decision === "approve" ? "approved" : "denied";
-      return store.transaction(async (trx) => {
-        // Decide first, then explain a refusal from the approval as stored: a check before the write
-        // could be stale by the time it runs (another operator's decision, the expiry passing).
-        const decided = await queries.decide(tenantId, id, { status, decidedBy: actor.id, decidedAt: at, reason: input.reason ?? null }, trx);
-        const approval = await queries.find(tenantId, id, trx);
-        if (!approval) throw notFound("approval");
-        if (!decided) throw undecidable(approval);
-        await options.alsoIn?.(trx);
-        await audit.appendIn({
-          tenantId,
-          actor,
-          action: "approval.decided",
-          target: { type: "approval", id },
-          agentAppId: approval.agentAppId,
-          toolName: approval.toolName,
-          outcome: input.decision === "approve" ? "success" : "denied",
-          data: { decision: input.decision, invocation_id: approval.invocationId, reason: input.reason ?? null },
-        }, trx);
-        await events.emitIn({
-          tenantId,
-          type: "approval.decided",
-          data: { approval_id: id, invocation_id: approval.invocationId, tool_name: approval.toolName, decision: input.decision, decided_by: actor.id, decided_at: at },
-        }, trx);
-        return approval;
-      });
-    },
+    /**
+     * One person's vote (see approval-voting.ts): refused unless they may decide it; the approval is
+     * granted once enough of them approved the call as it will run, and denied by one deny.
+     * `options.alsoIn` runs in the vote's transaction once the vote is taken (a signed link spent with it).
+     */
+    decide: (tenantId: string, id: string, input: DecisionInput, decider: Decider, options: DecideOptions = {}): Promise<Approval> => voting.decide(tenantId, id, input, decider, options),
 
     /**
      * Inside the transaction that starts the approved call (invocations/invocation-lifecycle.ts):

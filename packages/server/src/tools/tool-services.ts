@@ -6,6 +6,11 @@ import { createApprovalBinding } from "../approvals/approval-binding.js";
 import { createApprovalDeliveryQueries } from "../approvals/approval-delivery-queries.js";
 import { createApprovalSettingsQueries } from "../approvals/approval-settings-queries.js";
 import type { Approval } from "../approvals/approval.js";
+import { approverMemberOf } from "../approvals/approval-requirement.js";
+import { createApprovalVoteQueries } from "../approvals/approval-vote-queries.js";
+import type { MemberDirectory } from "../approvals/approval-voting.js";
+import { createTenantQueries } from "../tenants/tenant-queries.js";
+import { createApprovalEditCheck } from "./approval-edit-check.js";
 import type { AuditLog } from "../audit/audit-log.js";
 import type { Clock } from "../clock.js";
 import type { ConnectionCache } from "../connections/connection-cache.js";
@@ -57,10 +62,26 @@ export function createToolServices(deps: ToolServiceDeps) {
   const approvalSettings = createApprovalSettingsQueries(store);
   const approvalDeliveries = createApprovalDeliveryQueries(store);
   const approvalBindings = createApprovalBinding(store);
-  const approvals = createApprovalService({ store, queries: approvalQueries, settings: approvalSettings, deliveries: approvalDeliveries, audit, events, clock, ttlSeconds: deps.approvalTtlSeconds, endUserUrl: deps.endUserUrl });
+  const approvalVotes = createApprovalVoteQueries(store);
+  const tenantQueries = createTenantQueries(store);
+  const approverMembers: MemberDirectory = async (tenantId, trx) => (await tenantQueries.listMembers(tenantId, trx)).map(approverMemberOf);
+  const seals = createInvocationSeals(vault);
+  const approvals = createApprovalService({
+    store,
+    queries: approvalQueries,
+    settings: approvalSettings,
+    deliveries: approvalDeliveries,
+    audit,
+    events,
+    clock,
+    ttlSeconds: deps.approvalTtlSeconds,
+    votes: approvalVotes,
+    members: approverMembers,
+    checkEdit: createApprovalEditCheck({ catalogue, policies, seals }),
+    endUserUrl: deps.endUserUrl,
+  });
   const invocationQueries = createInvocationQueries(store);
   const idempotency = createIdempotency({ queries: deps.idempotencyQueries, clock });
-  const seals = createInvocationSeals(vault);
   const lifecycle = createInvocationLifecycle({ store, queries: invocationQueries, approvals, events, audit, idempotency, vault, clock });
   const credentialResolution = createCredentialResolution({ connections: deps.connectionCache, refresher: deps.credentialRefresher, secretItems: deps.secretItems });
   const perform = createPerform({ upstreamCall: createUpstreamCall({ upstream: deps.upstream, refresher: deps.credentialRefresher }), lifecycle });
@@ -68,7 +89,7 @@ export function createToolServices(deps: ToolServiceDeps) {
   const invocationReader = createInvocationReader({ find: invocationQueries.find, seals });
   const executeService = createExecuteService({ catalogue, credentialResolution, policies, approvals, agentApps: deps.agentApps, lifecycle, perform, idempotency, replay, seals });
   const continueService = createContinueService({ clock, invocationQueries, policies, approvals, lifecycle, seals, catalogue, credentialResolution, perform, replay });
-  return { policies, approvals, approvalQueries, approvalSettings, approvalDeliveries, approvalBindings, idempotency, lifecycle, seals, invocationReader, executeService, continueService };
+  return { policies, approvals, approvalQueries, approvalVotes, approverMembers, approvalSettings, approvalDeliveries, approvalBindings, idempotency, lifecycle, seals, invocationReader, executeService, continueService };
 }
 
 export type ToolServices = ReturnType<typeof createToolServices>;

@@ -14,7 +14,6 @@ export const ERROR_CODES = {
   approval_mismatch: 409,
   approval_already_used: 409,
   approval_already_decided: 409,
-  approval_already_voted: 409,
   approval_not_eligible: 403,
   approval_edit_forbidden: 403,
   approval_edit_refused: 403,

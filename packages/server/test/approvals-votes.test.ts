@@ -68,7 +68,9 @@ describeEachDatabase("approvals with several approvers", (kind) => {
     expect(again.status, again.text).toBe(200);
     expect(again.body).toMatchObject({ status: "pending", approvers: { approved: 1 } });
     expect(again.body.approvers.votes).toHaveLength(1);
-    expectError(await vote(world.broker, admin, approval_id, { decision: "deny" }), 409, "approval_already_voted");
+    const changed = await vote(world.broker, admin, approval_id, { decision: "deny" });
+    expectError(changed, 409, "approval_already_decided");
+    expect(changed.body.error.details).toMatchObject({ status: "pending", vote: "approve" });
     expect(await auditOf(world.broker, tenant.tenantId, "approval.vote", approval_id)).toHaveLength(1);
   });
 

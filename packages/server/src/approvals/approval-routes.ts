@@ -70,7 +70,7 @@ export function registerApprovalRoutes(app: App, deps: ApprovalRouteDeps) {
           "members approved the call as it will run (`digest`). `arguments` (approve only) edit the call: they must fit the tool's schema (422 invalid_tool_args) " +
           "and policy must still send the edited call to the same rule (403 approval_edit_refused); a rule with `edits: forbidden` refuses them " +
           "(403 approval_edit_forbidden). An edit makes earlier approving votes stale. The same vote again answers 200 and counts once; the other " +
-          "vote on the same version is 409 approval_already_voted. 409 approval_already_decided once decided, 409 approval_expired after its expiry, " +
+          "vote on the same version is 409 approval_already_decided (with details.vote). 409 approval_already_decided once decided, 409 approval_expired after its expiry, " +
           "404 for another tenant's approval.",
         params: IdParams,
         body: DecideBody,

@@ -196,7 +196,7 @@ export function createApprovalVoting(deps: VotingDeps) {
         const mine = cast.find((vote) => vote.voter === voterOf(decider) && vote.digest === digestOf(edited));
         // The same person deciding the same way again is counted once; changing one's mind is refused.
         if (mine && mine.decision !== input.decision) {
-          throw new BrokerError("approval_already_voted", `you already voted ${mine.decision} on this version of the call`, { vote: mine.decision, digest: mine.digest });
+          throw new BrokerError("approval_already_decided", `you already voted ${mine.decision} on this version of the call`, { status: approval.status, vote: mine.decision, digest: mine.digest });
         }
         const all = mine ? cast : [...cast, await recordVote(edited, input, decider, at, trx)];
         await options.alsoIn?.(trx);

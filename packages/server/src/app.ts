@@ -195,14 +195,14 @@ export async function createServices(deps: BrokerDeps) {
     findMember: (tenantId, memberId) => tenantQueries.findMemberById(tenantId, memberId),
     clock,
   });
-  // The email channel exists only where SMTP is configured; the outbox leaves other channels' deliveries waiting.
-  const emailChannel = config.smtp ? createEmailChannel({ transport: smtpTransport(config.smtp.url), from: config.smtp.from, links: approvalLinks, publicUrl: config.publicUrl }) : undefined;
   const { metering, meteringLedger } = createMetering({ queries: createMeteringQueries(store), clock, mode: config.meteringMode, ledgerQueries: createTestLedgerQueries(store) });
   const usage = createUsageService({ queries: createUsageQueries(store), clock });
   const billing = createBillingService({ store, clock, queries: createBillingQueries(store), metering, audit, events });
   const webhooks = createWebhooks({ store, vault, audit, events, clock, config, resolver: deps.webhookResolver });
   // The channels approvals go to besides the console, one line each (approvals/approval-channel.ts).
-  const approvalChannels: ApprovalChannel[] = [];
+  // Email exists only where SMTP is configured; without it an email delivery fails, is retried, and the approval stays in the console.
+  const emailChannel = config.smtp ? createEmailChannel({ transport: smtpTransport(config.smtp.url), from: config.smtp.from, links: approvalLinks, publicUrl: config.publicUrl }) : undefined;
+  const approvalChannels: ApprovalChannel[] = [...(emailChannel ? [emailChannel] : [])];
   const approvalOutbox = createApprovalOutbox({ ...tools, store, audit, events, clock, channels: [...approvalChannels, ...(deps.approvalChannels ?? [])], intervalMs: config.approvalWorkerIntervalMs });
   const redis = connectRedis(config.redisUrl);
   const limiters = {

@@ -11,7 +11,7 @@ import { manualClock } from "../src/clock.js";
 import { describeEachDatabase } from "./support/databases.js";
 import { expectError } from "./support/expect.js";
 import { asOperator, call } from "./support/http.js";
-import { createScmTenant, deletion, requestApproval, startScmWorld, type ScmTenant, type ScmWorld } from "./support/approvals.js";
+import { continueInvocation, createScmTenant, deletion, putPolicy, requestApproval, startScmWorld, type ScmTenant, type ScmWorld } from "./support/approvals.js";
 import { openApprovalPage, pathOf, pressOnApprovalPage } from "./support/approval-pages.js";
 import { linksIn, startSmtpInbox, type SmtpInbox } from "./support/smtp-inbox.js";
 
@@ -43,7 +43,7 @@ describeEachDatabase("approval emails", (kind) => {
     inbox = await startSmtpInbox();
     world = await startScmWorld(kind, {
       clock,
-      env: { BROKER_SMTP_URL: inbox.url(`approvals:${SMTP_PASSWORD}`), BROKER_SMTP_FROM: "Approvals <approvals@example.test>", BROKER_APPROVAL_LINK_TTL_SECONDS: String(LINK_TTL_SECONDS) },
+      env: { BROKER_SMTP_URL: inbox.url(`approvals:${SMTP_PASSWORD}`), BROKER_SMTP_FROM: "Approvals <approvals@example.test>", BROKER_APPROVAL_LINK_TTL_SECONDS: String(LINK_TTL_SECONDS), BROKER_APPROVAL_WORKER_INTERVAL_MS: "50" },
     });
     tenant = await createScmTenant(world, "Acme");
     const issuer = world.broker.runtime.developmentIssuer!;
@@ -140,6 +140,26 @@ describeEachDatabase("approval emails", (kind) => {
       const token = pathOf(linksIn(mailsTo(emails.ada).at(-2)!).approve).split("/")[2]!;
       expect(world.broker.logs.filter((line) => line.includes(token) || line.includes(SMTP_PASSWORD))).toEqual([]);
     });
+  });
+
+  it("goes through the delivery outbox end to end: a rule's email channel mails the approvers, a scanner decides nothing, a person approves", async () => {
+    await putPolicy(world.broker, tenant, [{ id: "mail-the-admins", effect: "require_approval", tools: ["scm.delete_repository"], approval: { channels: ["email"] } }]);
+    try {
+      const before = mailsTo(emails.bo).length;
+      const { approval_id, invocation_id } = await requestApproval(world.broker, deletion(tenant, "hello-world"));
+      await expect.poll(() => mailsTo(emails.bo).length, { timeout: 10_000 }).toBe(before + 1);
+      const { approve } = linksIn(mailsTo(emails.bo).at(-1)!);
+      expect((await call(world.broker, "GET", pathOf(approve))).status).toBe(200);
+      expect(await statusOf(approval_id)).toBe("pending");
+      const view = await openApprovalPage(world.broker, approve);
+      expect((await pressOnApprovalPage(world.broker, view, approve, { decision: "approve" })).status).toBe(200);
+      expect(await statusOf(approval_id)).toBe("approved");
+      const shown = await call(world.broker, "GET", `/v1/approvals/${approval_id}`, asOperator(tenant));
+      expect(shown.body.deliveries).toContainEqual(expect.objectContaining({ channel: "email", purpose: "request", status: "sent" }));
+      expect((await continueInvocation(world.broker, tenant.token, invocation_id)).status).toBe(200);
+    } finally {
+      await putPolicy(world.broker, tenant, []);
+    }
   });
 
   it("makes an email's links short-lived: 410 approval_link_expired after BROKER_APPROVAL_LINK_TTL_SECONDS, nothing decided", async () => {

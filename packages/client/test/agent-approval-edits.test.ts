@@ -4,7 +4,7 @@
  * call carries the same on its error (`error.approval`).
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { approveWithEdit } from "../../server/test/support/approval-edits.js";
+import { approveWithEdit, decideWithArguments } from "../../server/test/support/approval-edits.js";
 import { describeEachDatabase } from "../../server/test/support/databases.js";
 import { AgentClient, isBrokerError, type ApprovalNote, type ApprovalRequiredError, type ExecuteRequest } from "../src/index.js";
 import { putPolicy, startTestBed, type ClientTestBed } from "./support/broker-setup.js";
@@ -15,7 +15,10 @@ describeEachDatabase("AgentClient: a call an approver edited", (kind) => {
 
   beforeAll(async () => {
     bed = await startTestBed({ kind });
-    await putPolicy(bed, [{ id: "issues-wait", effect: "require_approval", tools: ["scm.create_issue"] }]);
+    await putPolicy(bed, [
+      { id: "no-forbidden", effect: "deny", tools: ["scm.create_issue"], conditions: [{ pointer: "/title", equals: "Forbidden" }] },
+      { id: "issues-wait", effect: "require_approval", tools: ["scm.create_issue"] },
+    ]);
     client = new AgentClient({ baseUrl: bed.broker.url, token: await bed.mintToken() });
   });
   afterAll(() => bed.close());
@@ -27,12 +30,14 @@ describeEachDatabase("AgentClient: a call an approver edited", (kind) => {
     await approveWithEdit(bed.broker, bed.tenant, pending.approvalId, { owner: "octocat", ...args });
   };
 
-  it("executeAndWait resolves with the edited call's result and what changed", async () => {
+  it("executeAndWait resolves with the edited call's result and what changed, after an edit policy refused", async () => {
     let approvalId = "";
     const outcome = await client.executeAndWait(issue({ repo: "hello-world", title: "Refnud order 1234" }), {
       pollInterval: 50,
       onApprovalRequired: async (pending) => {
         approvalId = pending.approvalId;
+        const refused = await decideWithArguments(bed.broker, bed.tenant, pending.approvalId, { owner: "octocat", repo: "hello-world", title: "Forbidden" });
+        expect(refused.body.error).toMatchObject({ code: "approval_edit_refused", details: { reason: "policy_denied" } });
         await approverEdits({ repo: "hello-world", title: "Refund order 1234" })(pending);
       },
     });

@@ -4,7 +4,7 @@
  * too), the audit entry of the call keeps both versions, and policy judges the edited call.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { approveWithEdit } from "./support/approval-edits.js";
+import { approveWithEdit, decideWithArguments } from "./support/approval-edits.js";
 import { continueInvocation, createScmTenant, execute, putPolicy, requestApproval, startScmWorld, type ScmTenant, type ScmWorld } from "./support/approvals.js";
 import { describeEachDatabase } from "./support/databases.js";
 import { expectError } from "./support/expect.js";
@@ -108,6 +108,25 @@ describeEachDatabase("approve with edits: the edited call runs (REST)", (kind) =
       expect(issuesSent(tenant)).toEqual([]);
       const invocation = await call(world.broker, "GET", `/v1/tools/invocations/${pending.invocation_id}`, { token: tenant.token });
       expect(invocation.body.status).toBe("denied");
+    });
+  });
+
+  describe("an edit policy refuses", () => {
+    it("is refused at the decision, nothing is written, and the call then runs as requested once approved", async () => {
+      const tenant = await approvingTenant("Refused");
+      const pending = await requestApproval(world.broker, issue(tenant, requested));
+      const refused = await decideWithArguments(world.broker, tenant, pending.approval_id, { owner: tenant.owner, repo: "hello-world", title: "Forbidden" });
+      expectError(refused, 403, "approval_edit_refused");
+      expect(refused.body.error.details).toMatchObject({ reason: "policy_denied", rule_id: "no-forbidden" });
+      const approval = await call(world.broker, "GET", `/v1/approvals/${pending.approval_id}`, asOperator(tenant));
+      expect(approval.body).toMatchObject({ status: "pending", edit: null });
+      expectError(await continueInvocation(world.broker, tenant.token, pending.invocation_id), 409, "approval_pending");
+
+      const decided = await call(world.broker, "POST", `/v1/approvals/${pending.approval_id}/decide`, { ...asOperator(tenant), body: { decision: "approve" } });
+      expect(decided.status, decided.text).toBe(200);
+      const result = await continueInvocation(world.broker, tenant.token, pending.invocation_id);
+      expect(result.body.approval).toEqual({ approval_id: pending.approval_id, edited: false, changes: [] });
+      expect(issuesSent(tenant)).toEqual([requested]);
     });
   });
 

@@ -4,9 +4,10 @@
  * (a second text block) and in structuredContent (`_approval`).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { approveWithEdit } from "./support/approval-edits.js";
+import { approveWithEdit, decideWithArguments } from "./support/approval-edits.js";
 import { createScmTenant, putPolicy, startScmWorld, type ScmTenant, type ScmWorld } from "./support/approvals.js";
 import { describeEachDatabase } from "./support/databases.js";
+import { asOperator, call } from "./support/http.js";
 import { connectLegacyClient, connectModernClient, type LegacyVersion, type ToolCallResult } from "./support/mcp-clients.js";
 
 const approvalIdOf = (url: string) => /\/console\/approvals\/([0-9a-f-]{36})\?tenant=[0-9a-f-]{36}$/.exec(url)?.[1];
@@ -23,7 +24,10 @@ describeEachDatabase("MCP: a call an approver edited", (kind) => {
 
   async function approvingTenant(name: string) {
     const tenant = await createScmTenant(world, name);
-    await putPolicy(world.broker, tenant, [{ id: "issues-wait", effect: "require_approval", tools: ["scm.create_issue"] }], "test");
+    await putPolicy(world.broker, tenant, [
+      { id: "no-forbidden", effect: "deny", tools: ["scm.create_issue"], conditions: [{ pointer: "/title", equals: "Forbidden" }] },
+      { id: "issues-wait", effect: "require_approval", tools: ["scm.create_issue"] },
+    ], "test");
     return tenant;
   }
   const issue = (tenant: ScmTenant, title: string) => ({ name: "scm_create_issue", arguments: { owner: tenant.owner, repo: "hello-world", title, labels: ["bug"] } });
@@ -50,6 +54,24 @@ describeEachDatabase("MCP: a call an approver edited", (kind) => {
     expect(elicitations).toHaveLength(1);
     expectEditedResult(result, approvalIdOf(elicitations[0]!.url)!);
     expect(issuesSent(tenant)).toEqual([{ title: "The title", labels: ["bug"] }]);
+  });
+
+  it("a 2026-07-28 client whose approver's edit policy refuses: the approver approves as asked, and the result carries no note", async () => {
+    const tenant = await approvingTenant("Modern refused");
+    const { client } = await connectModernClient(mcpUrl, tenant.token, async ({ url }) => {
+      const approvalId = approvalIdOf(url)!;
+      const refused = await decideWithArguments(world.broker, tenant, approvalId, { owner: tenant.owner, repo: "hello-world", title: "Forbidden", labels: ["bug"] });
+      expect(refused.body.error.code, refused.text).toBe("approval_edit_refused");
+      expect((await call(world.broker, "POST", `/v1/approvals/${approvalId}/decide`, { ...asOperator(tenant), body: { decision: "approve" } })).status).toBe(200);
+      return "accept";
+    });
+    const result = (await client.callTool(issue(tenant, "Teh title"))) as ToolCallResult;
+    await client.close();
+    expect(result.isError ?? false, result.content[0]?.text).toBe(false);
+    expect(result.structuredContent).toMatchObject({ title: "Teh title" });
+    expect(result.structuredContent!._approval).toBeUndefined();
+    expect(result.content).toHaveLength(1);
+    expect(issuesSent(tenant)).toEqual([{ title: "Teh title", labels: ["bug"] }]);
   });
 
   it("tells the agent of the edit when the edited call fails upstream too", async () => {

@@ -290,12 +290,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Pending approvals, oldest first */
+        /** Approvals: pending ones oldest first (default), or decided or all newest first */
         get: {
             parameters: {
                 query?: {
                     cursor?: string;
                     limit?: number;
+                    /** @description decided: approved, denied, used or expired */
+                    status?: "pending" | "decided" | "all";
                 };
                 header?: never;
                 path?: never;
@@ -370,6 +372,24 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            account: {
+                                display_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description A UUID
+                                 */
+                                id: string;
+                                /** @enum {string} */
+                                kind: "connection" | "secret_item";
+                            } | null;
+                            agent_app: {
+                                /**
+                                 * Format: uuid
+                                 * @description A UUID
+                                 */
+                                id: string;
+                                name: string;
+                            };
                             /**
                              * Format: uuid
                              * @description A UUID
@@ -380,7 +400,59 @@ export interface paths {
                              * @description A UUID
                              */
                             approval_id: string;
-                            /** @description Credential-like fields redacted */
+                            approvers: {
+                                /** @description Approving votes from eligible people on the current digest */
+                                approved: number;
+                                /** @description Approving votes needed on the current digest */
+                                needed: number;
+                                /** @description Whether the member who created the calling agent app may approve it */
+                                requester_may_approve: boolean;
+                                /** @description Who decides: `count` of the admins or of a group, every member listed, or the end user the call acts for */
+                                rule: {
+                                    count: number;
+                                    of: "admins" | {
+                                        group: string;
+                                    };
+                                } | {
+                                    all_of: string[];
+                                } | "end_user";
+                                /** @description Every vote, on any version of the call; only those on `digest` count */
+                                votes: {
+                                    /** Format: date-time */
+                                    decided_at: string;
+                                    /** @enum {string} */
+                                    decision: "approve" | "deny";
+                                    /** @description SHA-256 of the exact call: tenant, env, agent app, end user, tool, credential and arguments */
+                                    digest: string;
+                                    reason: string | null;
+                                    /** @enum {string} */
+                                    via: "api" | "console" | "slack" | "email" | "end_user_page";
+                                    voter: {
+                                        display_name: string | null;
+                                        /**
+                                         * Format: uuid
+                                         * @description A UUID
+                                         */
+                                        id: string;
+                                        /** @enum {string} */
+                                        kind: "member";
+                                    } | {
+                                        id: string;
+                                        /** @enum {string} */
+                                        kind: "end_user";
+                                    };
+                                }[];
+                                /** @description Eligible members without a vote on the current digest, while the approval is pending */
+                                waiting_for: {
+                                    display_name: string | null;
+                                    /**
+                                     * Format: uuid
+                                     * @description A UUID
+                                     */
+                                    member_id: string;
+                                }[];
+                            };
+                            /** @description The arguments the agent sent, credential-like fields redacted */
                             arguments: {
                                 [key: string]: unknown;
                             };
@@ -412,8 +484,30 @@ export interface paths {
                                  */
                                 status: "pending" | "sent" | "gave_up";
                             }[];
+                            /** @description SHA-256 of the exact call: tenant, env, agent app, end user, tool, credential and arguments */
+                            digest: string;
+                            /** @description The approver's edit: the call runs with these arguments if approved */
+                            edit: {
+                                /** @description The edited arguments, credential-like fields redacted */
+                                arguments: {
+                                    [key: string]: unknown;
+                                };
+                                changes: {
+                                    from?: unknown;
+                                    /** @description JSON pointer into the arguments */
+                                    path: string;
+                                    to?: unknown;
+                                }[];
+                                /** Format: date-time */
+                                edited_at: string;
+                                /** @description member:<member id> */
+                                edited_by: string;
+                            } | null;
+                            edits_allowed: boolean;
                             /** @description The end user the call acts for, if any */
                             end_user_id: string | null;
+                            /** @description The end user's hosted approval page, when the end user decides */
+                            end_user_url: string | null;
                             /** @enum {string} */
                             env: "test" | "live";
                             /** Format: date-time */
@@ -426,6 +520,8 @@ export interface paths {
                             provider: string;
                             /** Format: date-time */
                             requested_at: string;
+                            /** @description SHA-256 of the exact call: tenant, env, agent app, end user, tool, credential and arguments */
+                            requested_digest: string;
                             /** @description The tool's risk; null for a tool no longer in the catalogue */
                             risk: ("low" | "high") | null;
                             rule_id: string | null;
@@ -433,6 +529,11 @@ export interface paths {
                             /** @enum {string} */
                             status: "pending" | "approved" | "denied" | "expired" | "consumed";
                             tool_name: string;
+                            /** @description The operator asking: whether they may vote now, and their vote on the current digest */
+                            you: {
+                                may_decide: boolean;
+                                vote: ("approve" | "deny") | null;
+                            } | null;
                         };
                     };
                 };
@@ -588,8 +689,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Approve or deny a pending call
-         * @description 409 approval_already_decided when it was decided before, 409 approval_expired after its expiry, 404 for another tenant's approval.
+         * Vote to approve (optionally with edited arguments) or deny a pending call
+         * @description Any member the approval's policy rule names may vote (403 approval_not_eligible otherwise). One deny ends it; it is approved once enough members approved the call as it will run (`digest`). `arguments` (approve only) edit the call: they must fit the tool's schema (422 invalid_tool_args) and policy must still send the edited call to the same rule (403 approval_edit_refused); a rule with `edits: forbidden` refuses them (403 approval_edit_forbidden). An edit makes earlier approving votes stale. The same vote again answers 200 and counts once; the other vote on the same version is 409 approval_already_decided (with details.vote). 409 approval_already_decided once decided, 409 approval_expired after its expiry, 404 for another tenant's approval.
          */
         post: {
             parameters: {
@@ -604,6 +705,10 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description Edited arguments (approve only): the call that runs instead of the one requested */
+                        arguments?: {
+                            [key: string]: unknown;
+                        };
                         /** @enum {string} */
                         decision: "approve" | "deny";
                         reason?: string;
@@ -618,6 +723,24 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            account: {
+                                display_name: string;
+                                /**
+                                 * Format: uuid
+                                 * @description A UUID
+                                 */
+                                id: string;
+                                /** @enum {string} */
+                                kind: "connection" | "secret_item";
+                            } | null;
+                            agent_app: {
+                                /**
+                                 * Format: uuid
+                                 * @description A UUID
+                                 */
+                                id: string;
+                                name: string;
+                            };
                             /**
                              * Format: uuid
                              * @description A UUID
@@ -628,7 +751,59 @@ export interface paths {
                              * @description A UUID
                              */
                             approval_id: string;
-                            /** @description Credential-like fields redacted */
+                            approvers: {
+                                /** @description Approving votes from eligible people on the current digest */
+                                approved: number;
+                                /** @description Approving votes needed on the current digest */
+                                needed: number;
+                                /** @description Whether the member who created the calling agent app may approve it */
+                                requester_may_approve: boolean;
+                                /** @description Who decides: `count` of the admins or of a group, every member listed, or the end user the call acts for */
+                                rule: {
+                                    count: number;
+                                    of: "admins" | {
+                                        group: string;
+                                    };
+                                } | {
+                                    all_of: string[];
+                                } | "end_user";
+                                /** @description Every vote, on any version of the call; only those on `digest` count */
+                                votes: {
+                                    /** Format: date-time */
+                                    decided_at: string;
+                                    /** @enum {string} */
+                                    decision: "approve" | "deny";
+                                    /** @description SHA-256 of the exact call: tenant, env, agent app, end user, tool, credential and arguments */
+                                    digest: string;
+                                    reason: string | null;
+                                    /** @enum {string} */
+                                    via: "api" | "console" | "slack" | "email" | "end_user_page";
+                                    voter: {
+                                        display_name: string | null;
+                                        /**
+                                         * Format: uuid
+                                         * @description A UUID
+                                         */
+                                        id: string;
+                                        /** @enum {string} */
+                                        kind: "member";
+                                    } | {
+                                        id: string;
+                                        /** @enum {string} */
+                                        kind: "end_user";
+                                    };
+                                }[];
+                                /** @description Eligible members without a vote on the current digest, while the approval is pending */
+                                waiting_for: {
+                                    display_name: string | null;
+                                    /**
+                                     * Format: uuid
+                                     * @description A UUID
+                                     */
+                                    member_id: string;
+                                }[];
+                            };
+                            /** @description The arguments the agent sent, credential-like fields redacted */
                             arguments: {
                                 [key: string]: unknown;
                             };
@@ -660,8 +835,30 @@ export interface paths {
                                  */
                                 status: "pending" | "sent" | "gave_up";
                             }[];
+                            /** @description SHA-256 of the exact call: tenant, env, agent app, end user, tool, credential and arguments */
+                            digest: string;
+                            /** @description The approver's edit: the call runs with these arguments if approved */
+                            edit: {
+                                /** @description The edited arguments, credential-like fields redacted */
+                                arguments: {
+                                    [key: string]: unknown;
+                                };
+                                changes: {
+                                    from?: unknown;
+                                    /** @description JSON pointer into the arguments */
+                                    path: string;
+                                    to?: unknown;
+                                }[];
+                                /** Format: date-time */
+                                edited_at: string;
+                                /** @description member:<member id> */
+                                edited_by: string;
+                            } | null;
+                            edits_allowed: boolean;
                             /** @description The end user the call acts for, if any */
                             end_user_id: string | null;
+                            /** @description The end user's hosted approval page, when the end user decides */
+                            end_user_url: string | null;
                             /** @enum {string} */
                             env: "test" | "live";
                             /** Format: date-time */
@@ -674,6 +871,8 @@ export interface paths {
                             provider: string;
                             /** Format: date-time */
                             requested_at: string;
+                            /** @description SHA-256 of the exact call: tenant, env, agent app, end user, tool, credential and arguments */
+                            requested_digest: string;
                             /** @description The tool's risk; null for a tool no longer in the catalogue */
                             risk: ("low" | "high") | null;
                             rule_id: string | null;
@@ -681,6 +880,11 @@ export interface paths {
                             /** @enum {string} */
                             status: "pending" | "approved" | "denied" | "expired" | "consumed";
                             tool_name: string;
+                            /** @description The operator asking: whether they may vote now, and their vote on the current digest */
+                            you: {
+                                may_decide: boolean;
+                                vote: ("approve" | "deny") | null;
+                            } | null;
                         };
                     };
                 };
@@ -740,6 +944,15 @@ export interface paths {
                 };
                 /** @description unsupported_media_type: send application/json */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description the request is well-formed but cannot be processed */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5079,6 +5292,24 @@ export interface components {
             status: "active" | "disabled";
         };
         Approval: {
+            account: {
+                display_name: string;
+                /**
+                 * Format: uuid
+                 * @description A UUID
+                 */
+                id: string;
+                /** @enum {string} */
+                kind: "connection" | "secret_item";
+            } | null;
+            agent_app: {
+                /**
+                 * Format: uuid
+                 * @description A UUID
+                 */
+                id: string;
+                name: string;
+            };
             /**
              * Format: uuid
              * @description A UUID
@@ -5089,7 +5320,59 @@ export interface components {
              * @description A UUID
              */
             approval_id: string;
-            /** @description Credential-like fields redacted */
+            approvers: {
+                /** @description Approving votes from eligible people on the current digest */
+                approved: number;
+                /** @description Approving votes needed on the current digest */
+                needed: number;
+                /** @description Whether the member who created the calling agent app may approve it */
+                requester_may_approve: boolean;
+                /** @description Who decides: `count` of the admins or of a group, every member listed, or the end user the call acts for */
+                rule: {
+                    count: number;
+                    of: "admins" | {
+                        group: string;
+                    };
+                } | {
+                    all_of: string[];
+                } | "end_user";
+                /** @description Every vote, on any version of the call; only those on `digest` count */
+                votes: {
+                    /** Format: date-time */
+                    decided_at: string;
+                    /** @enum {string} */
+                    decision: "approve" | "deny";
+                    /** @description SHA-256 of the exact call: tenant, env, agent app, end user, tool, credential and arguments */
+                    digest: string;
+                    reason: string | null;
+                    /** @enum {string} */
+                    via: "api" | "console" | "slack" | "email" | "end_user_page";
+                    voter: {
+                        display_name: string | null;
+                        /**
+                         * Format: uuid
+                         * @description A UUID
+                         */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "member";
+                    } | {
+                        id: string;
+                        /** @enum {string} */
+                        kind: "end_user";
+                    };
+                }[];
+                /** @description Eligible members without a vote on the current digest, while the approval is pending */
+                waiting_for: {
+                    display_name: string | null;
+                    /**
+                     * Format: uuid
+                     * @description A UUID
+                     */
+                    member_id: string;
+                }[];
+            };
+            /** @description The arguments the agent sent, credential-like fields redacted */
             arguments: {
                 [key: string]: unknown;
             };
@@ -5121,8 +5404,30 @@ export interface components {
                  */
                 status: "pending" | "sent" | "gave_up";
             }[];
+            /** @description SHA-256 of the exact call: tenant, env, agent app, end user, tool, credential and arguments */
+            digest: string;
+            /** @description The approver's edit: the call runs with these arguments if approved */
+            edit: {
+                /** @description The edited arguments, credential-like fields redacted */
+                arguments: {
+                    [key: string]: unknown;
+                };
+                changes: {
+                    from?: unknown;
+                    /** @description JSON pointer into the arguments */
+                    path: string;
+                    to?: unknown;
+                }[];
+                /** Format: date-time */
+                edited_at: string;
+                /** @description member:<member id> */
+                edited_by: string;
+            } | null;
+            edits_allowed: boolean;
             /** @description The end user the call acts for, if any */
             end_user_id: string | null;
+            /** @description The end user's hosted approval page, when the end user decides */
+            end_user_url: string | null;
             /** @enum {string} */
             env: "test" | "live";
             /** Format: date-time */
@@ -5135,6 +5440,8 @@ export interface components {
             provider: string;
             /** Format: date-time */
             requested_at: string;
+            /** @description SHA-256 of the exact call: tenant, env, agent app, end user, tool, credential and arguments */
+            requested_digest: string;
             /** @description The tool's risk; null for a tool no longer in the catalogue */
             risk: ("low" | "high") | null;
             rule_id: string | null;
@@ -5142,6 +5449,11 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "approved" | "denied" | "expired" | "consumed";
             tool_name: string;
+            /** @description The operator asking: whether they may vote now, and their vote on the current digest */
+            you: {
+                may_decide: boolean;
+                vote: ("approve" | "deny") | null;
+            } | null;
         };
         AuditEvent: {
             action: string;

@@ -25,8 +25,14 @@ describeEachDatabase("approval emails", (kind) => {
   let tenant: ScmTenant;
   const emails = { ada: "ada@example.test", bo: "bo@example.test", viewer: "viewer@example.test" };
 
-  const setEmail = (subject: string, email: string) =>
-    world.broker.services.store.db.updateTable("tenant_members").set({ email }).where("tenant_id", "=", tenant.tenantId).where("subject", "=", subject).execute();
+  /** Gives a member an email address through the members API, as an admin does. */
+  async function setEmail(subject: string, email: string | null) {
+    const members = await call(world.broker, "GET", "/v1/members", asOperator(tenant));
+    const member = (members.body.data as { id: string; subject: string }[]).find((row) => row.subject === subject)!;
+    const patched = await call(world.broker, "PATCH", `/v1/members/${member.id}`, { ...asOperator(tenant), body: { email } });
+    expect(patched.status, patched.text).toBe(200);
+    return member.id;
+  }
 
   /** Hands the email channel a notice as the delivery worker builds it: the eligible members without a vote. */
   async function deliver(approvalId: string, purpose: DeliveryPurpose, progress: unknown = null) {
@@ -98,6 +104,38 @@ describeEachDatabase("approval emails", (kind) => {
     expect(await statusOf(approval_id)).toBe("denied");
   });
 
+  it("counts an email's approval as one person's vote: two of finance needed, the first press leaves it waiting, the second approves; someone outside the group is refused", async () => {
+    await putPolicy(world.broker, tenant, [{ id: "two-of-finance", effect: "require_approval", tools: ["scm.delete_repository"], approval: { approvers: { count: 2, of: { group: "finance" } } } }]);
+    try {
+      for (const subject of [tenant.operatorSubject, "second-admin"]) {
+        const members = await call(world.broker, "GET", "/v1/members", asOperator(tenant));
+        const id = (members.body.data as { id: string; subject: string }[]).find((row) => row.subject === subject)!.id;
+        expect((await call(world.broker, "PATCH", `/v1/members/${id}`, { ...asOperator(tenant), body: { groups: ["finance"] } })).status).toBe(200);
+      }
+      const { approval_id } = await requestApproval(world.broker, deletion(tenant, "spoon-knife"));
+      await deliver(approval_id, "request");
+      const outsider = await setEmail("a-viewer", emails.viewer);
+      const approval = await world.broker.services.approvals.get(tenant.tenantId, approval_id);
+      const outsiders = world.broker.services.approvalLinks.memberUrls(approval, outsider, "outsider-link").approve;
+      const outsiderView = await openApprovalPage(world.broker, outsiders);
+      expectError(await pressOnApprovalPage(world.broker, outsiderView, outsiders, { decision: "approve" }, { accept: "application/json" }), 403, "approval_not_eligible");
+
+      const adas = linksIn(mailsTo(emails.ada).at(-1)!).approve;
+      const first = await pressOnApprovalPage(world.broker, await openApprovalPage(world.broker, adas), adas, { decision: "approve" });
+      expect(first.status, first.text).toBe(200);
+      expect(first.text).toContain("still waits for other approvers");
+      const shown = await call(world.broker, "GET", `/v1/approvals/${approval_id}`, asOperator(tenant));
+      expect(shown.body).toMatchObject({ status: "pending", approvers: { needed: 2, approved: 1 } });
+      expect(shown.body.approvers.votes).toEqual([expect.objectContaining({ via: "email", decision: "approve" })]);
+
+      const bos = linksIn(mailsTo(emails.bo).at(-1)!).approve;
+      expect((await pressOnApprovalPage(world.broker, await openApprovalPage(world.broker, bos), bos, { decision: "approve" })).status).toBe(200);
+      expect(await statusOf(approval_id)).toBe("approved");
+    } finally {
+      await putPolicy(world.broker, tenant, []);
+    }
+  });
+
   describe("delivery", () => {
     it("keeps who was mailed when the SMTP server refuses one recipient, mails only the rest on retry, and keeps no secret in the failure", async () => {
       const { approval_id } = await requestApproval(world.broker, deletion(tenant, "private-notes"));
@@ -130,7 +168,8 @@ describeEachDatabase("approval emails", (kind) => {
 
     it("fails, to be retried, when no approver has an email address", async () => {
       const { approval_id } = await requestApproval(world.broker, deletion(tenant, "spoon-knife"));
-      await world.broker.services.store.db.updateTable("tenant_members").set({ email: null }).where("tenant_id", "=", tenant.tenantId).where("role", "=", "admin").execute();
+      await setEmail(tenant.operatorSubject, null);
+      await setEmail("second-admin", null);
       await expect(deliver(approval_id, "request")).rejects.toThrow(/no approver of this approval has an email address/);
       await setEmail(tenant.operatorSubject, emails.ada);
       await setEmail("second-admin", emails.bo);
@@ -154,8 +193,11 @@ describeEachDatabase("approval emails", (kind) => {
       const view = await openApprovalPage(world.broker, approve);
       expect((await pressOnApprovalPage(world.broker, view, approve, { decision: "approve" })).status).toBe(200);
       expect(await statusOf(approval_id)).toBe("approved");
-      const shown = await call(world.broker, "GET", `/v1/approvals/${approval_id}`, asOperator(tenant));
-      expect(shown.body.deliveries).toContainEqual(expect.objectContaining({ channel: "email", purpose: "request", status: "sent" }));
+      const deliveries = async () => (await call(world.broker, "GET", `/v1/approvals/${approval_id}`, asOperator(tenant))).body.deliveries as unknown[];
+      await expect.poll(deliveries).toContainEqual(expect.objectContaining({ channel: "email", purpose: "request", status: "sent" }));
+      // The outcome goes out on the same channel, without links.
+      await expect.poll(() => mailsTo(emails.ada).at(-1)?.subject, { timeout: 10_000 }).toMatch(/^Approved: scm.delete_repository/);
+      expect(mailsTo(emails.ada).at(-1)!.text).not.toContain("/approve/");
       expect((await continueInvocation(world.broker, tenant.token, invocation_id)).status).toBe(200);
     } finally {
       await putPolicy(world.broker, tenant, []);

@@ -51,6 +51,8 @@ describeEachDatabase("the end user's approval page", (kind) => {
   it("lets an end user approve their own call on the page; the agent's continue then runs it", async () => {
     const { approval_id, invocation_id, url } = await requestFor("alice", "hello-world");
     expect(url).toMatch(new RegExp(`^${world.broker.url}/approve/al1\\.`));
+    // The API gives the customer's backend the same link as the webhook.
+    expect((await call(world.broker, "GET", `/v1/approvals/${approval_id}`, asOperator(tenant))).body.end_user_url).toBe(url);
     const view = await openApprovalPage(world.broker, url);
     expect(view.page.status).toBe(200);
     expect(view.page.headers.get("content-security-policy")).toContain("form-action 'self'");
@@ -62,7 +64,8 @@ describeEachDatabase("the end user's approval page", (kind) => {
     const pressed = await pressOnApprovalPage(world.broker, view, url, { decision: "approve" });
     expect(pressed.status, pressed.text).toBe(200);
     expect(pressed.text).toContain("Approved");
-    expect(await statusOf(approval_id)).toBe("approved");
+    const shown = await call(world.broker, "GET", `/v1/approvals/${approval_id}`, asOperator(tenant));
+    expect(shown.body).toMatchObject({ status: "approved", approvers: { rule: "end_user", votes: [{ voter: { kind: "end_user", id: "alice" }, decision: "approve", via: "end_user_page" }] } });
     const ran = await continueInvocation(world.broker, tokens.alice!, invocation_id);
     expect(ran.status, ran.text).toBe(200);
     expect(deleteCalls(world, tenant, "hello-world")).toBe(1);

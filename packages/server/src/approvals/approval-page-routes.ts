@@ -75,7 +75,7 @@ export function registerApprovalPageRoutes(app: App, deps: PageRouteDeps) {
           description:
             `Form fields \`decision\` (approve or deny; an email's link is its own choice) and the page's \`${APPROVAL_PAGE_TOKEN_FIELD}\`, with the cookie the page set: ` +
             "403 forbidden when the post did not come from this browser's view of the page. The link is spent with the decision: 410 approval_link_used afterwards. " +
-            "409 approval_already_decided or approval_expired as for the API's decide; 403 forbidden for an approver the approval no longer waits for.",
+            "409 approval_already_decided or approval_expired as for the API's decide; 403 approval_not_eligible for an approver the approval does not wait for.",
           params: TokenParams,
           consumes: ["application/x-www-form-urlencoded"],
           body: DecideForm,

@@ -10,6 +10,7 @@ import { CallbackPage } from "./auth/callback-page";
 import { SignInPage } from "./auth/sign-in-page";
 import { ConnectionsPage } from "./connections/connections-page";
 import { PolicyPage } from "./policy/policy-page";
+import { SettingsPage } from "./settings/settings-page";
 import { Layout } from "./shell/layout";
 import { NotFoundPage } from "./shell/not-found-page";
 import { useTenantState } from "./tenant/tenant-context";
@@ -48,6 +49,7 @@ function Gates() {
         <Route path="policy" element={<PolicyPage />} />
         <Route path="audit" element={<AuditPage />} />
         <Route path="usage" element={<UsagePage />} />
+        <Route path="settings" element={<SettingsPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

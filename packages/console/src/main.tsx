@@ -9,6 +9,7 @@ import { TenantProvider } from "./tenant/tenant-context";
 import "./styles/base.css";
 import "./styles/layout.css";
 import "./styles/components.css";
+import "./styles/approvals.css";
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -1,20 +1,95 @@
-/** /console/approvals/{id}: one approval in any state; works as a deep link on reload. */
-import { useState } from "react";
-import { Link, useParams } from "react-router-dom";
+/**
+ * /console/approvals/{id}: one approval in any state, as a deep link that works on reload: what
+ * it is bound to, the arguments (and what an edit changed), the approvers and their votes, the
+ * editor for edit-then-approve, and where else the request was sent.
+ */
+import { useEffect, useState } from "react";
+import { Link, useLocation, useParams } from "react-router-dom";
+import type { Approval } from "../api/types";
 import { Details, JsonView } from "../ui/bits";
 import { ErrorMessage, Loading, OutcomeMessage } from "../ui/feedback";
-import { PageHeader } from "../ui/page";
+import { PageHeader, Section } from "../ui/page";
 import { Time } from "../ui/time";
+import { ArgumentChanges } from "./argument-changes";
+import { bindingItems } from "./approval-binding";
+import { useApproval } from "./approval-queries";
 import { ApprovalRisk } from "./approval-risk";
 import { ApprovalStatus } from "./approval-status";
-import { useAgentAppNames, useApproval } from "./approval-queries";
+import { ApproversPanel } from "./approvers-panel";
 import { DecideControls, type DecisionOutcome } from "./decide-controls";
+import { DeliveriesList } from "./deliveries-list";
+import { EditArguments } from "./edit-arguments";
 import { RevealArguments } from "./reveal-arguments";
+
+function Summary({ approval }: { approval: Approval }) {
+  const decision = approval.decision;
+  return (
+    <Details
+      items={[
+        ["Status", <ApprovalStatus status={approval.status} />],
+        ["Risk", <ApprovalRisk risk={approval.risk} />],
+        ...bindingItems(approval),
+        ["Provider", approval.provider],
+        ["End user", approval.end_user_id ? <span className="mono">{approval.end_user_id}</span> : "none"],
+        ["Environment", approval.env],
+        ["Rule", approval.rule_id ?? "risk default"],
+        ["Requested", <Time value={approval.requested_at} showRelative />],
+        ["Expires", <Time value={approval.expires_at} showRelative />],
+        ["Decided by", decision ? (decision.decided_by ?? "—") : undefined],
+        ["Decided", decision ? <Time value={decision.decided_at} /> : undefined],
+        ["Reason", decision?.reason ?? undefined],
+        ["Used", approval.consumed_at ? <Time value={approval.consumed_at} /> : undefined],
+        ["Approval id", <span className="mono">{approval.approval_id}</span>],
+        ["Invocation id", <span className="mono">{approval.invocation_id}</span>],
+      ]}
+    />
+  );
+}
+
+function ApprovalView({ approval, onOutcome }: { approval: Approval; onOutcome(outcome: DecisionOutcome): void }) {
+  const pending = approval.status === "pending";
+  const memberDecides = approval.approvers.rule !== "end_user";
+  const mayDecide = pending && memberDecides && (approval.you?.may_decide ?? false) && !approval.you?.vote;
+  const { hash } = useLocation();
+  // The inbox's "Edit, then approve" links here with #edit: the editor is rendered only once the approval has loaded.
+  useEffect(() => {
+    if (hash !== "#edit" || !mayDecide) return;
+    document.getElementById("edit")?.scrollIntoView({ block: "start" });
+    document.querySelector<HTMLTextAreaElement>("#edit textarea")?.focus({ preventScroll: true });
+  }, [hash, mayDecide]);
+  return (
+    <>
+      <div className="card stack">
+        <Summary approval={approval} />
+        <ApproversPanel approval={approval} headingLevel={2} />
+        {pending ? <DecideControls approval={approval} onOutcome={onOutcome} /> : null}
+      </div>
+      <Section title={approval.edit ? "Arguments as requested (credentials redacted)" : "Arguments (credentials redacted)"} id="arguments-heading">
+        <JsonView value={approval.arguments} label={`Arguments of ${approval.tool_name}`} />
+        <RevealArguments key={approval.approval_id} approval={approval} />
+      </Section>
+      {approval.edit ? (
+        <Section title="Edited before approval" id="edit-changes-heading">
+          <ArgumentChanges edit={approval.edit} />
+          <JsonView value={approval.edit.arguments} label={`Arguments of ${approval.tool_name} as edited`} />
+        </Section>
+      ) : null}
+      {mayDecide ? (
+        <section className="section" id="edit" aria-labelledby="edit-heading">
+          <h2 id="edit-heading">Edit, then approve</h2>
+          <EditArguments key={approval.digest} approval={approval} onOutcome={onOutcome} />
+        </section>
+      ) : null}
+      <Section title="Slack and email" id="deliveries-heading">
+        <DeliveriesList deliveries={approval.deliveries} />
+      </Section>
+    </>
+  );
+}
 
 export function ApprovalDetailPage() {
   const { id = "" } = useParams();
   const approval = useApproval(id, true);
-  const appNames = useAgentAppNames();
   const [outcome, setOutcome] = useState<DecisionOutcome | null>(null);
   const data = approval.data;
   return (
@@ -25,34 +100,7 @@ export function ApprovalDetailPage() {
       {approval.isPending ? <Loading label="Loading the approval…" /> : null}
       <ErrorMessage error={approval.error} prefix="The approval could not be loaded" />
       <OutcomeMessage outcome={outcome} />
-      {data ? (
-        <div className="card stack">
-          <Details
-            items={[
-              ["Status", <ApprovalStatus status={data.status} />],
-              ["Tool", data.tool_name],
-              ["Risk", <ApprovalRisk risk={data.risk} />],
-              ["Provider", data.provider],
-              ["Agent app", appNames.get(data.agent_app_id) ?? <span className="mono">{data.agent_app_id}</span>],
-              ["End user", data.end_user_id ? <span className="mono">{data.end_user_id}</span> : "none"],
-              ["Environment", data.env],
-              ["Rule", data.rule_id ?? "risk default"],
-              ["Requested", <Time value={data.requested_at} showRelative />],
-              ["Expires", <Time value={data.expires_at} showRelative />],
-              ["Decided by", data.decision ? (data.decision.decided_by ?? "—") : undefined],
-              ["Decided", data.decision ? <Time value={data.decision.decided_at} /> : undefined],
-              ["Reason", data.decision?.reason ?? undefined],
-              ["Used", data.consumed_at ? <Time value={data.consumed_at} /> : undefined],
-              ["Approval id", <span className="mono">{data.approval_id}</span>],
-              ["Invocation id", <span className="mono">{data.invocation_id}</span>],
-            ]}
-          />
-          <h2>Arguments (credentials redacted)</h2>
-          <JsonView value={data.arguments} label={`Arguments of ${data.tool_name}`} />
-          <RevealArguments key={data.approval_id} approval={data} />
-          {data.status === "pending" ? <DecideControls approval={data} onOutcome={setOutcome} /> : null}
-        </div>
-      ) : null}
+      {data ? <ApprovalView approval={data} onOutcome={setOutcome} /> : null}
     </>
   );
 }

@@ -1,58 +1,56 @@
 /** Reading and deciding approvals. The pending queue is polled every 3 s, also for the nav badge. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { Approval } from "../api/types";
+import type { Approval, ApprovalListStatus } from "../api/types";
+import { looseApi } from "../api/approval-flow-provisional";
 import { useTenant } from "../tenant/tenant-context";
 
 export const POLL_MS = 3000;
 const PAGE = 200;
 const MAX_PAGES = 5;
 
-/** The whole pending queue (the broker pages it oldest first), newest first. */
-async function fetchPending(): Promise<Approval[]> {
+/** Every approval in `status` (the broker pages them oldest first), newest first. */
+async function fetchApprovals(status: ApprovalListStatus): Promise<Approval[]> {
   const all: Approval[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const { data, next_cursor } = await api("get", "/v1/approvals", { query: { limit: PAGE, ...(cursor ? { cursor } : {}) } });
+    const { data, next_cursor } = await looseApi<{ data: Approval[]; next_cursor: string | null }>("get", "/v1/approvals", { query: { status, limit: PAGE, ...(cursor ? { cursor } : {}) } });
     all.push(...data);
     if (!next_cursor) break;
     cursor = next_cursor;
   }
-  return all.sort((a, b) => b.requested_at.localeCompare(a.requested_at));
+  const at = (approval: Approval) => approval.decision?.decided_at ?? approval.requested_at;
+  return all.sort((a, b) => at(b).localeCompare(at(a)));
 }
 
 export function usePendingApprovals() {
   const { tenant_id } = useTenant();
-  return useQuery({ queryKey: [tenant_id, "approvals", "pending"], queryFn: fetchPending, refetchInterval: POLL_MS });
+  return useQuery({ queryKey: [tenant_id, "approvals", "pending"], queryFn: () => fetchApprovals("pending"), refetchInterval: POLL_MS });
+}
+
+/** Decided and expired approvals, most recently ended first. */
+export function useDecidedApprovals() {
+  const { tenant_id } = useTenant();
+  return useQuery({ queryKey: [tenant_id, "approvals", "decided"], queryFn: () => fetchApprovals("decided"), refetchInterval: POLL_MS });
 }
 
 export function useApproval(id: string, poll: boolean) {
   const { tenant_id } = useTenant();
   return useQuery({
     queryKey: [tenant_id, "approvals", "one", id],
-    queryFn: () => api("get", "/v1/approvals/{id}", { path: { id } }),
+    queryFn: () => api("get", "/v1/approvals/{id}", { path: { id } }) as Promise<Approval>,
     refetchInterval: (query) => (poll && query.state.data?.status === "pending" ? POLL_MS : false),
   });
 }
 
-/** Decisions recorded in the audit log (by anyone), newest first. */
-export function useRecentDecisions(enabled: boolean) {
-  const { tenant_id } = useTenant();
-  return useQuery({
-    queryKey: [tenant_id, "approvals", "decided"],
-    queryFn: () => api("get", "/v1/audit", { query: { action: "approval.decided", limit: 50 } }),
-    refetchInterval: POLL_MS,
-    enabled,
-  });
-}
-
-export type Decision = { decision: "approve" | "deny"; reason?: string };
+/** A vote: approve (with edited arguments, the call that runs instead) or deny with a reason. */
+export type Decision = { decision: "approve" | "deny"; reason?: string; arguments?: Record<string, unknown> };
 
 export function useDecide(id: string) {
   const { tenant_id } = useTenant();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (decision: Decision) => api("post", "/v1/approvals/{id}/decide", { path: { id }, body: decision }),
+    mutationFn: (decision: Decision) => looseApi<Approval>("post", `/v1/approvals/${encodeURIComponent(id)}/decide`, { body: decision }),
     onSuccess: (approval) => queryClient.setQueryData([tenant_id, "approvals", "one", id], approval),
     // Decided or refused (409: someone else decided, or it expired): the queue has changed either way.
     onSettled: () => void queryClient.invalidateQueries({ queryKey: [tenant_id, "approvals"] }),

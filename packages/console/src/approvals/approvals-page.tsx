@@ -1,32 +1,24 @@
 /**
  * The approvals inbox: pending calls newest first (polled every 3 s, so new requests and other
- * operators' decisions appear without reload) and a second tab for decided and expired ones.
+ * operators' votes appear without reload) and a second tab for decided and expired ones.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
-import { useTenant } from "../tenant/tenant-context";
 import { Badge } from "../ui/bits";
 import { EmptyState, ErrorMessage, Loading, OutcomeMessage } from "../ui/feedback";
 import { PageHeader } from "../ui/page";
 import { Tabs } from "../ui/tabs";
 import { ApprovalCard } from "./approval-card";
-import { useAgentAppNames, usePendingApprovals } from "./approval-queries";
+import { usePendingApprovals } from "./approval-queries";
 import type { DecisionOutcome } from "./decide-controls";
 import { DecidedList } from "./decided-list";
-import { rememberPending } from "./seen-approvals";
 
 export function ApprovalsPage() {
-  const { tenant_id } = useTenant();
   const pending = usePendingApprovals();
-  const appNames = useAgentAppNames();
   const [params, setParams] = useSearchParams();
   const tab = params.get("tab") === "decided" ? "decided" : "pending";
   const [outcome, setOutcome] = useState<DecisionOutcome | null>(null);
   const count = pending.data?.length ?? 0;
-
-  useEffect(() => {
-    if (pending.data) rememberPending(tenant_id, pending.data.map((approval) => approval.approval_id));
-  }, [tenant_id, pending.data]);
 
   return (
     <>
@@ -51,13 +43,13 @@ export function ApprovalsPage() {
             <ul className="approval-list plain-list" aria-label="Pending approvals, newest first">
               {pending.data?.map((approval) => (
                 <li key={approval.approval_id}>
-                  <ApprovalCard approval={approval} appName={appNames.get(approval.agent_app_id)} onOutcome={setOutcome} />
+                  <ApprovalCard approval={approval} onOutcome={setOutcome} />
                 </li>
               ))}
             </ul>
           </>
         ) : (
-          <DecidedList appNames={appNames} />
+          <DecidedList />
         )}
       </Tabs>
     </>

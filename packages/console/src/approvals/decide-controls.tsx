@@ -1,4 +1,8 @@
-/** Approve / Deny for one pending approval; Deny asks for an optional reason first. */
+/**
+ * Approve / Deny for one pending approval; Deny asks for an optional reason first. Disabled for
+ * an operator who is not one of its approvers (or has voted); an approval decided by the end user
+ * has no controls here.
+ */
 import { useId, useState } from "react";
 import { ApiError } from "../api/errors";
 import type { Approval } from "../api/types";
@@ -6,6 +10,7 @@ import { ConfirmDialog } from "../ui/confirm-dialog";
 import { ErrorMessage } from "../ui/feedback";
 import { WriteButton } from "../ui/write-button";
 import { useDecide } from "./approval-queries";
+import { progressInWords } from "./approvers-panel";
 
 export type DecisionOutcome = { message: string; tone: "success" | "error" };
 
@@ -19,8 +24,12 @@ export function DecideControls({ approval, onOutcome }: { approval: Approval; on
   const onError = (error: Error) => {
     if (error instanceof ApiError && error.status === 409) onOutcome?.({ message: `${approval.tool_name} was not decided: ${error.message}`, tone: "error" });
   };
-  const approve = () =>
-    decide.mutate({ decision: "approve" }, { onSuccess: () => onOutcome?.({ message: `Approved ${approval.tool_name}.`, tone: "success" }), onError });
+  const approved = (result: Approval) =>
+    onOutcome?.({
+      message: result.status === "pending" ? `Your approval of ${approval.tool_name} is recorded: ${progressInWords(result)}.` : `Approved ${approval.tool_name}.`,
+      tone: "success",
+    });
+  const approve = () => decide.mutate({ decision: "approve" }, { onSuccess: approved, onError });
   const deny = () =>
     decide.mutate(
       { decision: "deny", ...(reason.trim() ? { reason: reason.trim() } : {}) },
@@ -33,13 +42,16 @@ export function DecideControls({ approval, onOutcome }: { approval: Approval; on
       },
     );
 
+  if (approval.approvers.rule === "end_user") return null;
+  const notYours = approval.you ? !approval.you.may_decide || approval.you.vote !== null : false;
+  const why = approval.you?.vote ? "You have voted on this call." : notYours ? "You are not one of this call's approvers." : undefined;
   return (
     <div className="decide">
       <div className="button-row">
-        <WriteButton variant="primary" onClick={approve} busy={decide.isPending && !denying}>
+        <WriteButton variant="primary" onClick={approve} busy={decide.isPending && !denying} disabled={notYours} title={why}>
           Approve
         </WriteButton>
-        <WriteButton variant="danger" onClick={() => (decide.reset(), setDenying(true))} disabled={decide.isPending}>
+        <WriteButton variant="danger" onClick={() => (decide.reset(), setDenying(true))} disabled={decide.isPending || notYours} title={why}>
           Deny
         </WriteButton>
       </div>

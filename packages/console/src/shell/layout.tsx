@@ -16,6 +16,7 @@ const PAGES: [string, string][] = [
   ["/policy", "Policy"],
   ["/audit", "Audit log"],
   ["/usage", "Usage"],
+  ["/settings", "Settings"],
 ];
 
 export function Layout() {

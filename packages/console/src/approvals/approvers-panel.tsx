@@ -1,0 +1,80 @@
+/**
+ * Who decides an approval: the rule in words, how many approving votes it has of how many it
+ * needs, each vote (a vote on an earlier version of the call no longer counts), who is still
+ * needed, and the operator's own part.
+ */
+import type { Approval, ApprovalRequirementRule, ApprovalVote } from "../api/types";
+import { StatusTag } from "../ui/bits";
+import { Time } from "../ui/time";
+import { EndUserLink } from "./end-user-link";
+
+export function ruleInWords(rule: ApprovalRequirementRule): string {
+  if (rule === "end_user") return "The end user the call acts for";
+  if ("all_of" in rule) return rule.all_of.length === 1 ? "The one named member" : `Every one of ${rule.all_of.length} named members`;
+  const people = rule.count === 1 ? "1 approver" : `${rule.count} approvers`;
+  return rule.of === "admins" ? `${people} from the admins` : `${people} from the group “${rule.of.group}”`;
+}
+
+const VIA = { api: "API", console: "console", slack: "Slack", email: "email", end_user_page: "end-user page" } as const;
+
+const voterName = (vote: ApprovalVote) => (vote.voter.kind === "member" ? (vote.voter.display_name ?? vote.voter.id) : `End user ${vote.voter.id}`);
+
+/** "1 of 2 approvals", or what ended it. */
+export function progressInWords(approval: Approval): string {
+  const { needed, approved } = approval.approvers;
+  return `${approved} of ${needed} approval${needed === 1 ? "" : "s"}`;
+}
+
+export function YourPart({ you }: { you: Approval["you"] }) {
+  if (!you) return null;
+  if (you.vote) return <p className="your-part">You {you.vote === "approve" ? "approved" : "denied"} this call.</p>;
+  if (!you.may_decide) return <p className="your-part muted">You are not one of its approvers.</p>;
+  return <p className="your-part">Your decision is needed.</p>;
+}
+
+function VoteItem({ vote, current }: { vote: ApprovalVote; current: string }) {
+  const stale = vote.digest !== current;
+  return (
+    <li className="vote">
+      <span className="vote-who">{voterName(vote)}</span>
+      {vote.decision === "approve" ? <StatusTag status="Approved" tone="good" /> : <StatusTag status="Denied" tone="bad" />}
+      <span className="muted">
+        via {VIA[vote.via]}, <Time value={vote.decided_at} />
+      </span>
+      {stale ? <span className="muted vote-stale">on the call before it was edited: no longer counts</span> : null}
+      {vote.reason ? <span className="vote-reason">“{vote.reason}”</span> : null}
+    </li>
+  );
+}
+
+export function ApproversPanel({ approval, headingLevel = 3 }: { approval: Approval; headingLevel?: 2 | 3 }) {
+  const { approvers } = approval;
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  const pending = approval.status === "pending";
+  return (
+    <section className="approvers stack" aria-label="Approvers">
+      <Heading className="approvers-heading">
+        Approvers: <span className="approvers-progress">{progressInWords(approval)}</span>
+      </Heading>
+      <p className="muted approvers-rule">
+        {ruleInWords(approvers.rule)}
+        {approvers.requester_may_approve ? "" : "; the member who created the agent app may not approve"}.
+      </p>
+      {approvers.votes.length > 0 ? (
+        <ul className="plain-list votes" aria-label="Votes">
+          {approvers.votes.map((vote, index) => (
+            <VoteItem key={`${vote.voter.kind}:${vote.voter.id}:${index}`} vote={vote} current={approval.digest} />
+          ))}
+        </ul>
+      ) : null}
+      {pending && approvers.rule === "end_user" ? <EndUserLink approval={approval} /> : null}
+      {pending && approvers.waiting_for.length > 0 ? (
+        <p className="waiting-for">
+          <span className="muted">Still needed from: </span>
+          {approvers.waiting_for.map((member) => member.display_name ?? member.member_id).join(", ")}
+        </p>
+      ) : null}
+      {pending ? <YourPart you={approval.you} /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+/** Editing a member's approver profile; empty fields clear the value. The broker's refusal says which field is wrong. */
+import { useId, useState, type FormEvent } from "react";
+import { fieldFaults } from "../api/errors";
+import type { Member, MemberPatch } from "../api/types";
+import { ErrorMessage } from "../ui/feedback";
+import { WriteButton } from "../ui/write-button";
+import { useUpdateMember } from "./settings-queries";
+
+/** "finance, legal , ,ops" → ["finance", "legal", "ops"]. */
+export const groupsOf = (text: string) => [...new Set(text.split(",").map((group) => group.trim()).filter(Boolean))];
+
+function Field({ label, value, onChange, hint, type = "text", fault }: { label: string; value: string; onChange(value: string): void; hint?: string; type?: string; fault: string | undefined }) {
+  const id = useId();
+  const hintId = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} type={type} value={value} onChange={(event) => onChange(event.target.value)} aria-describedby={hint || fault ? hintId : undefined} aria-invalid={fault ? true : undefined} spellCheck={false} />
+      {fault || hint ? (
+        <p id={hintId} className={fault ? "field-hint field-fault" : "field-hint"}>
+          {fault ?? hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function MemberForm({ member, onDone }: { member: Member; onDone(saved: Member | null): void }) {
+  const [displayName, setDisplayName] = useState(member.display_name ?? "");
+  const [email, setEmail] = useState(member.email ?? "");
+  const [slackUserId, setSlackUserId] = useState(member.slack_user_id ?? "");
+  const [groups, setGroups] = useState(member.groups.join(", "));
+  const update = useUpdateMember(member.id);
+  const faults = fieldFaults(update.error);
+  const faultOf = (field: string) => faults.find((fault) => fault.field.replace(/^\//, "") === field)?.message;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const patch: MemberPatch = {
+      display_name: displayName.trim() || null,
+      email: email.trim() || null,
+      slack_user_id: slackUserId.trim() || null,
+      groups: groupsOf(groups),
+    };
+    update.mutate(patch, { onSuccess: (saved) => onDone(saved) });
+  };
+  return (
+    <form className="stack member-form" onSubmit={submit} aria-label={`Edit ${member.display_name ?? member.subject}`}>
+      <div className="form-grid">
+        <Field label="Display name" value={displayName} onChange={setDisplayName} hint="Shown on votes and in “still needed from”." fault={faultOf("display_name")} />
+        <Field label="Email" type="email" value={email} onChange={setEmail} hint="Approval requests by email go here." fault={faultOf("email")} />
+        <Field label="Slack user" value={slackUserId} onChange={setSlackUserId} hint="Team id and user id, like T0123ABCD:U0456EFGH." fault={faultOf("slack_user_id")} />
+        <Field label="Groups" value={groups} onChange={setGroups} hint="Comma-separated, as policy rules name them (of: {group})." fault={faultOf("groups")} />
+      </div>
+      <ErrorMessage error={update.error} prefix="The member was not saved" />
+      <div className="button-row">
+        <WriteButton type="submit" variant="primary" busy={update.isPending}>
+          Save member
+        </WriteButton>
+        <button type="button" className="button button-secondary" onClick={() => onDone(null)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

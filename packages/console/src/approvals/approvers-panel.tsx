@@ -51,15 +51,16 @@ export function ApproversPanel({ approval, headingLevel = 3 }: { approval: Appro
   const { approvers } = approval;
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const pending = approval.status === "pending";
+  const endUser = approvers.rule === "end_user";
   return (
     <section className="approvers stack" aria-label="Approvers">
-      <Heading className="approvers-heading">
-        Approvers: <span className="approvers-progress">{progressInWords(approval)}</span>
-      </Heading>
-      <p className="muted approvers-rule">
-        {ruleInWords(approvers.rule)}
-        {approvers.requester_may_approve ? "" : "; the member who created the agent app may not approve"}.
-      </p>
+      <Heading className="approvers-heading">{endUser ? "Approver: the end user" : <>Approvers: <span className="approvers-progress">{progressInWords(approval)}</span></>}</Heading>
+      {endUser ? null : (
+        <p className="muted approvers-rule">
+          {ruleInWords(approvers.rule)}
+          {approvers.requester_may_approve ? "" : "; the member who created the agent app may not approve"}.
+        </p>
+      )}
       {approvers.votes.length > 0 ? (
         <ul className="plain-list votes" aria-label="Votes">
           {approvers.votes.map((vote, index) => (
@@ -67,14 +68,14 @@ export function ApproversPanel({ approval, headingLevel = 3 }: { approval: Appro
           ))}
         </ul>
       ) : null}
-      {pending && approvers.rule === "end_user" ? <EndUserLink approval={approval} /> : null}
+      {pending && endUser ? <EndUserLink approval={approval} /> : null}
       {pending && approvers.waiting_for.length > 0 ? (
         <p className="waiting-for">
           <span className="muted">Still needed from: </span>
           {approvers.waiting_for.map((member) => member.display_name ?? member.member_id).join(", ")}
         </p>
       ) : null}
-      {pending ? <YourPart you={approval.you} /> : null}
+      {pending && !endUser ? <YourPart you={approval.you} /> : null}
     </section>
   );
 }

@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
 import type { Approval, ApprovalListStatus } from "../api/types";
+import { useMembers } from "../settings/settings-queries";
 import { looseApi } from "../api/approval-flow-provisional";
 import { useTenant } from "../tenant/tenant-context";
 
@@ -62,6 +63,12 @@ export function useAgentAppNames(): Map<string, string> {
   const { tenant_id } = useTenant();
   const query = useQuery({ queryKey: [tenant_id, "agent-apps"], queryFn: () => api("get", "/v1/agent-apps"), staleTime: 60_000 });
   return new Map((query.data?.data ?? []).map((app) => [app.id, app.name]));
+}
+
+/** Members' names by id (display name, else sign-in subject), for `member:<id>` references such as an edit's author. */
+export function useMemberNames(): Map<string, string> {
+  const query = useMembers();
+  return new Map((query.data?.data ?? []).map((member) => [member.id, member.display_name ?? member.subject]));
 }
 
 /**

@@ -316,14 +316,14 @@ if (missing.length) process.stdout.write(`\n[console] browser tests SKIPPED: mis
 
   it("shows every page without an error, at desktop and phone sizes", async () => {
     const page = await signIn(tenant.operatorSubject);
-    for (const name of ["Agent apps", "Tools", "Policy", "Audit log", "Usage", "Connections", "Webhooks", "Approvals"]) {
+    for (const name of ["Agent apps", "Tools", "Policy", "Audit log", "Usage", "Settings", "Connections", "Webhooks", "Approvals"]) {
       await page.getByRole("link", { name: new RegExp(`^${name}`) }).click();
       await expect.poll(() => page.getByRole("heading", { level: 1 }).first().textContent(), { timeout: 10_000 }).toContain(name);
       await page.waitForLoadState("networkidle");
       await shoot(page, name.toLowerCase().replace(/ /g, "-"));
     }
     await page.setViewportSize({ width: 390, height: 844 });
-    for (const name of ["Agent apps", "Tools", "Policy", "Audit log", "Usage", "Connections", "Webhooks", "Approvals"]) {
+    for (const name of ["Agent apps", "Tools", "Policy", "Audit log", "Usage", "Settings", "Connections", "Webhooks", "Approvals"]) {
       await page.getByRole("link", { name: new RegExp(`^${name}`) }).click();
       await page.waitForLoadState("networkidle");
       await shoot(page, `${name.toLowerCase().replace(/ /g, "-")}-phone`);

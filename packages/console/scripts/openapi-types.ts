@@ -33,6 +33,8 @@ export const CONSOLE_PATHS = [
   "/v1/approvals/{id}",
   "/v1/approvals/{id}/decide",
   "/v1/approvals/{id}/arguments",
+  "/v1/members",
+  "/v1/members/{id}",
   "/v1/policy/versions",
   "/v1/audit/verify",
   "/v1/usage/daily",

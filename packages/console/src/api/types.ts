@@ -24,13 +24,15 @@ export type ApiBody<M extends Method, P extends PathsWith<M>> = RequestBody<Oper
 export type ApiQuery<M extends Method, P extends PathsWith<M>> = QueryParams<Operation<P, M>>;
 
 type Schemas = components["schemas"];
-export type Approval = Schemas["Approval"] & import("./approval-flow-provisional").ApprovalFlowFields;
+export type Approval = Schemas["Approval"];
 export type ApprovalRequirementRule = Approval["approvers"]["rule"];
 export type ApprovalVote = Approval["approvers"]["votes"][number];
 export type ApprovalDelivery = Approval["deliveries"][number];
 export type ArgumentChange = NonNullable<Approval["edit"]>["changes"][number];
-export type ApprovalListStatus = "pending" | "decided";
-export type { Member, MemberPatch, ApprovalSettings, ApprovalSettingsBody } from "./approval-flow-provisional";
+export type ApprovalListStatus = NonNullable<ApiQuery<"get", "/v1/approvals">["status"]>;
+export type Decision = ApiBody<"post", "/v1/approvals/{id}/decide">;
+export type Member = ApiResult<"get", "/v1/members">["data"][number];
+export type MemberPatch = ApiBody<"patch", "/v1/members/{id}">;
 export type ApprovalRisk = Approval["risk"];
 export type AgentApp = Schemas["AgentApp"];
 export type AuditEvent = Schemas["AuditEvent"];

@@ -15,7 +15,7 @@ import { bindingItems } from "./approval-binding";
 import { useApproval } from "./approval-queries";
 import { ApprovalRisk } from "./approval-risk";
 import { ApprovalStatus } from "./approval-status";
-import { ApproversPanel } from "./approvers-panel";
+import { ApproversPanel, decidedBy } from "./approvers-panel";
 import { DecideControls, type DecisionOutcome } from "./decide-controls";
 import { DeliveriesList } from "./deliveries-list";
 import { EditArguments } from "./edit-arguments";
@@ -35,7 +35,7 @@ function Summary({ approval }: { approval: Approval }) {
         ["Rule", approval.rule_id ?? "risk default"],
         ["Requested", <Time value={approval.requested_at} showRelative />],
         ["Expires", <Time value={approval.expires_at} showRelative />],
-        ["Decided by", decision ? (decision.decided_by ?? "—") : undefined],
+        ["Decided by", decision || approval.status === "expired" ? decidedBy(approval) : undefined],
         ["Decided", decision ? <Time value={decision.decided_at} /> : undefined],
         ["Reason", decision?.reason ?? undefined],
         ["Used", approval.consumed_at ? <Time value={approval.consumed_at} /> : undefined],
@@ -66,7 +66,7 @@ function ApprovalView({ approval, onOutcome }: { approval: Approval; onOutcome(o
       </div>
       <Section title={approval.edit ? "Arguments as requested (credentials redacted)" : "Arguments (credentials redacted)"} id="arguments-heading">
         <JsonView value={approval.arguments} label={`Arguments of ${approval.tool_name}`} />
-        <RevealArguments key={approval.approval_id} approval={approval} />
+        {pending ? <RevealArguments key={approval.approval_id} approval={approval} /> : null}
       </Section>
       {approval.edit ? (
         <Section title="Edited before approval" id="edit-changes-heading">

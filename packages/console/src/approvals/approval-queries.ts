@@ -1,9 +1,8 @@
 /** Reading and deciding approvals. The pending queue is polled every 3 s, also for the nav badge. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { Approval, ApprovalListStatus } from "../api/types";
+import type { Approval, ApprovalListStatus, Decision } from "../api/types";
 import { useMembers } from "../settings/settings-queries";
-import { looseApi } from "../api/approval-flow-provisional";
 import { useTenant } from "../tenant/tenant-context";
 
 export const POLL_MS = 3000;
@@ -15,7 +14,7 @@ async function fetchApprovals(status: ApprovalListStatus): Promise<Approval[]> {
   const all: Approval[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const { data, next_cursor } = await looseApi<{ data: Approval[]; next_cursor: string | null }>("get", "/v1/approvals", { query: { status, limit: PAGE, ...(cursor ? { cursor } : {}) } });
+    const { data, next_cursor } = await api("get", "/v1/approvals", { query: { status, limit: PAGE, ...(cursor ? { cursor } : {}) } });
     all.push(...data);
     if (!next_cursor) break;
     cursor = next_cursor;
@@ -39,19 +38,16 @@ export function useApproval(id: string, poll: boolean) {
   const { tenant_id } = useTenant();
   return useQuery({
     queryKey: [tenant_id, "approvals", "one", id],
-    queryFn: () => api("get", "/v1/approvals/{id}", { path: { id } }) as Promise<Approval>,
+    queryFn: () => api("get", "/v1/approvals/{id}", { path: { id } }),
     refetchInterval: (query) => (poll && query.state.data?.status === "pending" ? POLL_MS : false),
   });
 }
-
-/** A vote: approve (with edited arguments, the call that runs instead) or deny with a reason. */
-export type Decision = { decision: "approve" | "deny"; reason?: string; arguments?: Record<string, unknown> };
 
 export function useDecide(id: string) {
   const { tenant_id } = useTenant();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (decision: Decision) => looseApi<Approval>("post", `/v1/approvals/${encodeURIComponent(id)}/decide`, { body: decision }),
+    mutationFn: (decision: Decision) => api("post", "/v1/approvals/{id}/decide", { path: { id }, body: decision }),
     onSuccess: (approval) => queryClient.setQueryData([tenant_id, "approvals", "one", id], approval),
     // Decided or refused (409: someone else decided, or it expired): the queue has changed either way.
     onSettled: () => void queryClient.invalidateQueries({ queryKey: [tenant_id, "approvals"] }),

@@ -17,9 +17,17 @@ export function ruleInWords(rule: ApprovalRequirementRule): string {
 
 const VIA = { api: "API", console: "console", slack: "Slack", email: "email", end_user_page: "end-user page" } as const;
 
-const voterName = (vote: ApprovalVote) => (vote.voter.kind === "member" ? (vote.voter.display_name ?? vote.voter.id) : `End user ${vote.voter.id}`);
+const voterName = (vote: ApprovalVote) => (vote.voter.kind === "member" ? (vote.voter.display_name ?? vote.voter.id) : `end user ${vote.voter.id}`);
 
-/** "1 of 2 approvals", or what ended it. */
+/** Who ended it: the names on the deciding votes, else the broker's record of the decider. */
+export function decidedBy(approval: Approval): string {
+  if (approval.status === "expired") return "nobody (expired)";
+  const decision = approval.status === "denied" ? "deny" : "approve";
+  const deciding = approval.approvers.votes.filter((vote) => vote.digest === approval.digest && vote.decision === decision);
+  return deciding.length > 0 ? deciding.map(voterName).join(", ") : (approval.decision?.decided_by ?? "—");
+}
+
+/** "1 of 2 approvals". */
 export function progressInWords(approval: Approval): string {
   const { needed, approved } = approval.approvers;
   return `${approved} of ${needed} approval${needed === 1 ? "" : "s"}`;

@@ -1,18 +1,10 @@
 /** Decided and expired approvals (`GET /v1/approvals?status=decided`), most recently ended first. */
 import { Link } from "react-router-dom";
-import type { Approval } from "../api/types";
 import { EmptyState, ErrorMessage, Loading } from "../ui/feedback";
 import { Time } from "../ui/time";
 import { useDecidedApprovals } from "./approval-queries";
 import { ApprovalStatus } from "./approval-status";
-
-/** Who ended it: the deciding votes' names, else the broker's record of the decider. */
-function decidedBy(approval: Approval): string {
-  if (approval.status === "expired") return "nobody (expired)";
-  const deciding = approval.approvers.votes.filter((vote) => vote.digest === approval.digest && vote.decision === (approval.status === "denied" ? "deny" : "approve"));
-  if (deciding.length > 0) return deciding.map((vote) => (vote.voter.kind === "member" ? (vote.voter.display_name ?? vote.voter.id) : `end user ${vote.voter.id}`)).join(", ");
-  return approval.decision?.decided_by ?? "—";
-}
+import { decidedBy } from "./approvers-panel";
 
 export function DecidedList() {
   const decided = useDecidedApprovals();

@@ -28,7 +28,8 @@ export function parseArguments(text: string): { value: Record<string, unknown> }
 function RefusalDetails({ error }: { error: unknown }) {
   const path = error instanceof ApiError && typeof error.details?.["path"] === "string" ? error.details["path"] : undefined;
   const faults = fieldFaults(error);
-  if (faults.length > 0)
+  // One fault is already in the message; several are listed.
+  if (faults.length > 1)
     return (
       <ul className="faults" aria-label="What is wrong">
         {faults.map((fault, index) => (

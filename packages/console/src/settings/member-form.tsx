@@ -6,6 +6,14 @@ import { ErrorMessage } from "../ui/feedback";
 import { WriteButton } from "../ui/write-button";
 import { useUpdateMember } from "./settings-queries";
 
+/** What each field takes, said when the broker refuses it (its schema messages name patterns, not people's words). */
+const FIELD_RULES: Record<string, string> = {
+  display_name: "1 to 100 characters, without control characters.",
+  email: "An email address, like bob@example.com.",
+  slack_user_id: "The Slack team id and user id in capitals, joined by a colon: T0123ABCD:U0456EFGH.",
+  groups: "Group names of letters, digits, dots, dashes and underscores (up to 64 each), separated by commas.",
+};
+
 /** "finance, legal , ,ops" → ["finance", "legal", "ops"]. */
 export const groupsOf = (text: string) => [...new Set(text.split(",").map((group) => group.trim()).filter(Boolean))];
 
@@ -32,7 +40,8 @@ export function MemberForm({ member, onDone }: { member: Member; onDone(saved: M
   const [groups, setGroups] = useState(member.groups.join(", "));
   const update = useUpdateMember(member.id);
   const faults = fieldFaults(update.error);
-  const faultOf = (field: string) => faults.find((fault) => fault.field.replace(/^\//, "") === field)?.message;
+  const faultOf = (field: string) => (faults.some((fault) => fault.field.replace(/^\//, "").split("/")[0] === field) ? FIELD_RULES[field] : undefined);
+  const edit = (set: (value: string) => void) => (value: string) => (update.reset(), set(value));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -47,12 +56,19 @@ export function MemberForm({ member, onDone }: { member: Member; onDone(saved: M
   return (
     <form className="stack member-form" onSubmit={submit} aria-label={`Edit ${member.display_name ?? member.subject}`}>
       <div className="form-grid">
-        <Field label="Display name" value={displayName} onChange={setDisplayName} hint="Shown on votes and in “still needed from”." fault={faultOf("display_name")} />
-        <Field label="Email" type="email" value={email} onChange={setEmail} hint="Approval requests by email go here." fault={faultOf("email")} />
-        <Field label="Slack user" value={slackUserId} onChange={setSlackUserId} hint="Team id and user id, like T0123ABCD:U0456EFGH." fault={faultOf("slack_user_id")} />
-        <Field label="Groups" value={groups} onChange={setGroups} hint="Comma-separated, as policy rules name them (of: {group})." fault={faultOf("groups")} />
+        <Field label="Display name" value={displayName} onChange={edit(setDisplayName)} hint="Shown on votes and in “still needed from”." fault={faultOf("display_name")} />
+        <Field label="Email" type="email" value={email} onChange={edit(setEmail)} hint="Approval requests by email go here." fault={faultOf("email")} />
+        <Field label="Slack user" value={slackUserId} onChange={edit(setSlackUserId)} hint="Team id and user id, like T0123ABCD:U0456EFGH." fault={faultOf("slack_user_id")} />
+        <Field label="Groups" value={groups} onChange={edit(setGroups)} hint="Comma-separated, as policy rules name them (of: {group})." fault={faultOf("groups")} />
       </div>
-      <ErrorMessage error={update.error} prefix="The member was not saved" />
+      {faults.length > 0 ? (
+        <p className="message message-error" role="alert">
+          <span className="message-icon" aria-hidden="true">!</span>
+          The member was not saved: check the marked fields.
+        </p>
+      ) : (
+        <ErrorMessage error={update.error} prefix="The member was not saved" />
+      )}
       <div className="button-row">
         <WriteButton type="submit" variant="primary" busy={update.isPending}>
           Save member

@@ -1,43 +1,19 @@
-/** The tenant's members (approver profiles) and approval channels. */
+/** The tenant's members (approver profiles). */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { looseApi } from "../api/approval-flow-provisional";
 import { api } from "../api/client";
-import type { ApprovalSettings, ApprovalSettingsBody, Member, MemberPatch } from "../api/types";
+import type { MemberPatch } from "../api/types";
 import { useTenant } from "../tenant/tenant-context";
 
 export function useMembers() {
   const { tenant_id } = useTenant();
-  return useQuery({ queryKey: [tenant_id, "members"], queryFn: () => looseApi<{ data: Member[] }>("get", "/v1/members") });
+  return useQuery({ queryKey: [tenant_id, "members"], queryFn: () => api("get", "/v1/members") });
 }
 
 export function useUpdateMember(id: string) {
   const { tenant_id } = useTenant();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (patch: MemberPatch) => looseApi<Member>("patch", `/v1/members/${encodeURIComponent(id)}`, { body: patch }),
+    mutationFn: (patch: MemberPatch) => api("patch", "/v1/members/{id}", { path: { id }, body: patch }),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: [tenant_id, "members"] }),
-  });
-}
-
-export function useApprovalSettings() {
-  const { tenant_id } = useTenant();
-  return useQuery({ queryKey: [tenant_id, "approval-settings"], queryFn: () => looseApi<ApprovalSettings>("get", "/v1/approval-settings") });
-}
-
-export function useSaveApprovalSettings() {
-  const { tenant_id } = useTenant();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: ApprovalSettingsBody) => looseApi<ApprovalSettings>("put", "/v1/approval-settings", { body }),
-    onSuccess: (saved) => queryClient.setQueryData([tenant_id, "approval-settings"], saved),
-  });
-}
-
-/** The tenant's active Slack connections (the built-in `chat` provider, alias `slack`): where approval messages can be posted from. */
-export function useSlackConnections() {
-  const { tenant_id } = useTenant();
-  return useQuery({
-    queryKey: [tenant_id, "connections", "slack-for-approvals"],
-    queryFn: async () => (await api("get", "/v1/connections", { query: { status: "active", limit: 200 } })).data.filter((connection) => connection.provider === "chat" || connection.provider === "slack"),
   });
 }

@@ -130,6 +130,14 @@ describeEachDatabase("approving with edits", (kind) => {
     expect((await vote(world.broker, boss, approval_id, { decision: "approve" })).body.status).toBe("approved");
   });
 
+  it("refuses someone who may not vote before looking at their edit (403 approval_not_eligible, nothing sealed)", async () => {
+    const viewer = await addMember(world.broker, tenant, "viewer");
+    const { approval_id } = await requestApproval(world.broker, deletion(tenant, "hello-world"));
+    expectError(await vote(world.broker, viewer, approval_id, { decision: "approve", arguments: { owner: tenant.owner, repo: 42 } }), 403, "approval_not_eligible");
+    expectError(await vote(world.broker, viewer, approval_id, { decision: "approve", arguments: { owner: tenant.owner, repo: "spoon-knife" } }), 403, "approval_not_eligible");
+    await unchanged(approval_id);
+  });
+
   it("refuses arguments sent with a deny (400 invalid_request)", async () => {
     const { approval_id } = await requestApproval(world.broker, deletion(tenant, "hello-world"));
     expectError(await vote(world.broker, admin, approval_id, { decision: "deny", arguments: { owner: tenant.owner, repo: "spoon-knife" } }), 400, "invalid_request");

@@ -127,6 +127,18 @@ describeEachDatabase("approvals with several approvers", (kind) => {
     expect((await vote(world.broker, colleague, approval_id, { decision: "approve" })).body.status).toBe("approved");
   });
 
+  it("leaves an approval routed to the end user to them: a member is refused (403 approval_not_eligible) and the API shows their page's link", async () => {
+    const fresh = await createScmTenant(world, "EndUser");
+    const boss = await adminOf(world.broker, fresh);
+    await putPolicy(world.broker, fresh, [{ id: "owner-decides", effect: "require_approval", tools: ["scm.delete_repository"], approval: { approvers: "end_user" } }]);
+    const minted = await call(world.broker, "POST", "/v1/broker/token", { token: fresh.testKey, body: { agent_app_id: fresh.agentAppId, env: "test", end_user_id: "alice" } });
+    const { approval_id } = await requestApproval(world.broker, { ...deletion(fresh, "hello-world"), token: minted.body.access_token });
+    expectError(await vote(world.broker, boss, approval_id, { decision: "approve" }), 403, "approval_not_eligible");
+    const shown = await showApproval(world.broker, boss, approval_id);
+    expect(shown.body).toMatchObject({ status: "pending", end_user_id: "alice", edits_allowed: false, approvers: { rule: "end_user", needed: 1, approved: 0, votes: [], waiting_for: [] }, you: { may_decide: false, vote: null } });
+    expect(shown.body.end_user_url).toMatch(/^http.*\/approve\//);
+  });
+
   it("shows the binding: digest, the account by its display name and the agent app by its name", async () => {
     const { approval_id } = await requestApproval(world.broker, deletion(tenant, "hello-world"));
     const shown = await showApproval(world.broker, admin, approval_id);

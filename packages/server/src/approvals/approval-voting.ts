@@ -89,7 +89,7 @@ export function createApprovalVoting(deps: VotingDeps) {
   }
 
   /** The voters who count, refusing a decider who is not one of them. */
-  async function votersOf(approval: Approval, decider: Decider, trx: Tx): Promise<Set<string>> {
+  async function votersOf(approval: Approval, decider: Decider, trx?: Tx): Promise<Set<string>> {
     const requester = approval.requirement.requesterMayApprove ? null : await votes.requesterMemberOf(approval.tenantId, approval.agentAppId, trx);
     const eligible = eligibleVoters(approval, await deps.members(approval.tenantId, trx), requester);
     if (!eligible.has(voterOf(decider))) {
@@ -181,9 +181,11 @@ export function createApprovalVoting(deps: VotingDeps) {
   return {
     async decide(tenantId: string, id: string, input: DecisionInput, decider: Decider, options: DecideOptions = {}): Promise<Approval> {
       const seen = await load(tenantId, id);
+      await votersOf(seen, decider);
       assertEditable(seen, input, decider);
       if (!isOpen(seen, clock.now().toISOString())) throw undecidable(seen);
-      // Schema, policy and sealing read nothing the decision writes: checked before the lock is taken.
+      // Schema, policy and sealing read nothing the decision writes: checked before the lock is taken
+      // (who may vote and whether it is still open are asked again under it).
       const checked = input.arguments === undefined ? undefined : await deps.checkEdit(seen, input.arguments);
       return store.transaction(async (trx) => {
         await store.lock(`approval:${id}`, trx);

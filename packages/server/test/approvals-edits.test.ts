@@ -62,6 +62,8 @@ describeEachDatabase("approve with edits: the edited call runs (REST)", (kind) =
       const again = await continueInvocation(world.broker, tenant.token, pending.invocation_id);
       expect(again.body).toEqual(result.body);
       expect(issuesSent(tenant)).toHaveLength(1);
+      const read = await call(world.broker, "GET", `/v1/tools/invocations/${pending.invocation_id}`, { token: tenant.token });
+      expect(read.body).toMatchObject({ status: "succeeded", approval_id: pending.approval_id, approval: { approval_id: pending.approval_id, edited: true, changes } });
     });
 
     it("keeps both versions and who edited in the audit entry of the call", async () => {

@@ -589,6 +589,25 @@ export interface paths {
                              * @description A UUID
                              */
                             agent_app_id: string;
+                            /** @description Present when the call ran under a person's approval */
+                            approval?: {
+                                /**
+                                 * Format: uuid
+                                 * @description A UUID
+                                 */
+                                approval_id: string;
+                                /** @description What the approver changed (empty when not edited); objects are compared field by field, arrays as a whole */
+                                changes: {
+                                    /** @description The value the agent sent; absent when the approver added the field */
+                                    from?: unknown;
+                                    /** @description JSON pointer into `arguments`; `/` for the arguments as a whole */
+                                    path: string;
+                                    /** @description The value that was sent; absent when the approver removed the field */
+                                    to?: unknown;
+                                }[];
+                                /** @description An approver changed the arguments before approving: the call ran with the edited ones */
+                                edited: boolean;
+                            };
                             approval_id: string | null;
                             completed_at: string | null;
                             connected_account_id: string | null;

@@ -7,6 +7,24 @@ import { EnvSchema, StringEnum, Timestamp, Uuid } from "../http/schemas.js";
 
 const NullableUuid = Type.Union([Uuid, Type.Null()]);
 
+const ArgumentChange = Type.Object(
+  {
+    path: Type.String({ description: "JSON pointer into `arguments`; `/` for the arguments as a whole" }),
+    from: Type.Optional(Type.Unknown({ description: "The value the agent sent; absent when the approver added the field" })),
+    to: Type.Optional(Type.Unknown({ description: "The value that was sent; absent when the approver removed the field" })),
+  },
+  { description: "One change an approver made. Credential-like values read `[redacted]`." },
+);
+
+export const ApprovalNote = Type.Object(
+  {
+    approval_id: Uuid,
+    edited: Type.Boolean({ description: "An approver changed the arguments before approving: the call ran with the edited ones" }),
+    changes: Type.Array(ArgumentChange, { description: "What the approver changed (empty when not edited); objects are compared field by field, arrays as a whole" }),
+  },
+  { description: "Present when the call ran under a person's approval" },
+);
+
 export const Invocation = Type.Object(
   {
     invocation_id: Uuid,
@@ -26,6 +44,7 @@ export const Invocation = Type.Object(
     created_at: Timestamp,
     completed_at: Type.Union([Timestamp, Type.Null()]),
     result: Type.Optional(Type.Unknown()),
+    approval: Type.Optional(ApprovalNote),
     error: Type.Optional(Type.Object({}, { additionalProperties: true })),
   },
   { $id: "Invocation" },

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { EndUserId, StringEnum, Uuid } from "../http/schemas.js";
+import { ApprovalNote } from "../invocations/invocation-schema.js";
 
 const NullableUuid = Type.Union([Uuid, Type.Null()]);
 
@@ -32,24 +33,6 @@ export const ContinueBody = Type.Object(
     description:
       "Usually no body. A control key acting for an end user names it, as on execute; a call is only visible to its own end user. Any other field is refused.",
   },
-);
-
-const ArgumentChange = Type.Object(
-  {
-    path: Type.String({ description: "JSON pointer into `arguments`; `/` for the arguments as a whole" }),
-    from: Type.Optional(Type.Unknown({ description: "The value the agent sent; absent when the approver added the field" })),
-    to: Type.Optional(Type.Unknown({ description: "The value that was sent; absent when the approver removed the field" })),
-  },
-  { description: "One change an approver made. Credential-like values read `[redacted]`." },
-);
-
-export const ApprovalNote = Type.Object(
-  {
-    approval_id: Uuid,
-    edited: Type.Boolean({ description: "An approver changed the arguments before approving: the call ran with the edited ones" }),
-    changes: Type.Array(ArgumentChange, { description: "What the approver changed (empty when not edited); objects are compared field by field, arrays as a whole" }),
-  },
-  { description: "Present when the call ran under a person's approval" },
 );
 
 export const ExecuteResult = Type.Object(

@@ -77,6 +77,9 @@ import { createApprovalLinkUseQueries } from "./approvals/approval-link-use-quer
 import { createApprovalPageService } from "./approvals/approval-page-service.js";
 import { APPROVAL_PAGE, registerApprovalPageRoutes } from "./approvals/approval-page-routes.js";
 import { createEmailChannel, smtpTransport } from "./approvals/email-channel.js";
+import { registerApprovalSettingsRoutes } from "./approvals/approval-settings-routes.js";
+import { registerSlackInteractivityRoutes } from "./approvals/slack-interactivity-routes.js";
+import { createApprovalChannelServices } from "./tools/approval-channel-services.js";
 import { registerPolicyRoutes } from "./policy/policy-routes.js";
 import { registerApprovalArgumentsRoute } from "./tools/approval-arguments-route.js";
 import { registerToolRoutes } from "./tools/tool-routes.js";
@@ -195,6 +198,7 @@ export async function createServices(deps: BrokerDeps) {
     findMember: (tenantId, memberId) => tenantQueries.findMemberById(tenantId, memberId),
     clock,
   });
+  const channelServices = createApprovalChannelServices({ ...tools, store, clock, audit, catalogue, upstream, connectionCache, connectionQueries, credentialRefresher });
   const { metering, meteringLedger } = createMetering({ queries: createMeteringQueries(store), clock, mode: config.meteringMode, ledgerQueries: createTestLedgerQueries(store) });
   const usage = createUsageService({ queries: createUsageQueries(store), clock });
   const billing = createBillingService({ store, clock, queries: createBillingQueries(store), metering, audit, events });
@@ -202,14 +206,14 @@ export async function createServices(deps: BrokerDeps) {
   // The channels approvals go to besides the console, one line each (approvals/approval-channel.ts).
   // Email exists only where SMTP is configured; without it an email delivery fails, is retried, and the approval stays in the console.
   const emailChannel = config.smtp ? createEmailChannel({ transport: smtpTransport(config.smtp.url), from: config.smtp.from, links: approvalLinks, publicUrl: config.publicUrl }) : undefined;
-  const approvalChannels: ApprovalChannel[] = [...(emailChannel ? [emailChannel] : [])];
+  const approvalChannels: ApprovalChannel[] = [channelServices.slackChannel, ...(emailChannel ? [emailChannel] : [])];
   const approvalOutbox = createApprovalOutbox({ ...tools, store, audit, events, clock, channels: [...approvalChannels, ...(deps.approvalChannels ?? [])], intervalMs: config.approvalWorkerIntervalMs });
   const redis = connectRedis(config.redisUrl);
   const limiters = {
     token: createRateLimiter({ name: "token", perMinute: config.rateLimits.tokenPerMinute, redis }),
     execute: createRateLimiter({ name: "execute", perMinute: config.rateLimits.executePerMinute, redis }),
   };
-  return { ...tools, approvalLinks, approvalPages, emailChannel, config, store, clock, vault, audit, events, webhooks, approvalOutbox, metering, meteringLedger, usage, billing, providers, catalogue, catalogueService, openApiImporter, upstream, connectionQueries, connectionCache, connections, connectSessions, endUsers, oauthApps, credentialRefresher, secretItems, tenants, memberProfiles, agentApps, controlKeys, signingKeys, brokerJwts, operators, developmentIssuer, limiters, redis };
+  return { ...tools, ...channelServices, approvalLinks, approvalPages, emailChannel, config, store, clock, vault, audit, events, webhooks, approvalOutbox, metering, meteringLedger, usage, billing, providers, catalogue, catalogueService, openApiImporter, upstream, connectionQueries, connectionCache, connections, connectSessions, endUsers, oauthApps, credentialRefresher, secretItems, tenants, memberProfiles, agentApps, controlKeys, signingKeys, brokerJwts, operators, developmentIssuer, limiters, redis };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
@@ -293,6 +297,8 @@ export async function buildApp(services: Services, options: { logStream?: Destin
     },
   });
   registerApprovalPageRoutes(app, { approvalPages: services.approvalPages, pageGuard: createConnectPageGuard({ vault: services.vault, publicUrl: config.publicUrl, page: APPROVAL_PAGE }), publicUrl: config.publicUrl });
+  registerApprovalSettingsRoutes(app, services);
+  registerSlackInteractivityRoutes(app, { ...services, slackSigningSecret: config.slackSigningSecret });
   registerCatalogueRoutes(app, services);
   registerMemberRoutes(app, services);
   registerApprovalArgumentsRoute(app, services);

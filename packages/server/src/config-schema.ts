@@ -45,6 +45,8 @@ export const EnvSchema = Type.Object(
     BROKER_SMTP_FROM: Type.String({ minLength: 3, maxLength: 300, default: "Toolbroker <toolbroker@localhost>" }),
     BROKER_APPROVAL_WORKER: Type.Boolean({ default: true }),
     BROKER_APPROVAL_WORKER_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 1000 }),
+    // The Slack app's signing secret: it verifies button presses on approval messages (unset: no Slack interactivity).
+    BROKER_SLACK_SIGNING_SECRET: Type.Optional(Type.String({ minLength: 8, maxLength: 200 })),
     BROKER_UPSTREAM_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 15_000 }),
     BROKER_SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 10_000 }),
     BROKER_METERING_MODE: oneOf(["test", "off"], "test"),

@@ -56,6 +56,8 @@ export type Config = {
   approvalWorker: boolean;
   /** How often the approval outbox sweeps for expiries and reminders and looks for due deliveries. */
   approvalWorkerIntervalMs: number;
+  /** Verifies the Slack app's interaction requests (approval buttons); undefined: Slack interactivity is off. */
+  slackSigningSecret: string | undefined;
   /** How long one upstream SaaS call may take before it fails with upstream_error. */
   upstreamTimeoutMs: number;
   /** After SIGTERM, how long requests in flight may take before their connections are closed. */
@@ -135,6 +137,7 @@ function configFrom(settings: EnvSettings, oidc: OidcConfig | undefined, provide
     smtp: settings.BROKER_SMTP_URL ? { url: settings.BROKER_SMTP_URL, from: settings.BROKER_SMTP_FROM } : undefined,
     approvalWorker: settings.BROKER_APPROVAL_WORKER,
     approvalWorkerIntervalMs: settings.BROKER_APPROVAL_WORKER_INTERVAL_MS,
+    slackSigningSecret: settings.BROKER_SLACK_SIGNING_SECRET,
     meteringMode: settings.BROKER_METERING_MODE,
     heapGrowthPercent: settings.BROKER_HEAP_GROWTH_PERCENT,
   };

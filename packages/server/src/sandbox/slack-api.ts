@@ -3,7 +3,7 @@ import type { ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import { bearerToken, header, sendJson, type FakeRequest } from "./http.js";
 import type { ProviderCore } from "./provider-core.js";
-import { handleMoreSlackMethods, MORE_NEEDED_SCOPES, MORE_SLACK_METHODS } from "./slack-more-methods.js";
+import { blocksOf, handleMoreSlackMethods, MORE_NEEDED_SCOPES, MORE_SLACK_METHODS } from "./slack-more-methods.js";
 import type { SlackUser } from "./types.js";
 
 export const SLACK_APP = { appId: "A0KRD7HC3", botUserId: "U0KRQLJ9H", botId: "B0KRQLJ9J", botName: "toolbroker" };
@@ -18,6 +18,12 @@ const CHANNELS: Channel[] = [
   { id: "C061EG9SL", name: "devs", isPrivate: true, isMember: true, isGeneral: false, topic: "Builds", purpose: "Engineering", created: 1449252892 },
   { id: "C061EG9T2", name: "secret-project", isPrivate: true, isMember: false, isGeneral: false, topic: "", purpose: "", created: 1449252893 },
 ];
+/** A channel's id and name, by its id (for the interaction payloads a button press sends). */
+export function slackChannelById(id: string): { id: string; name: string } | undefined {
+  const channel = CHANNELS.find((candidate) => candidate.id === id);
+  return channel && { id: channel.id, name: channel.name };
+}
+
 /** Scopes a method needs, checked only when the token was granted some scopes. */
 const NEEDED_SCOPE: Record<string, string> = { "conversations.list": "channels:read", "chat.postMessage": "chat:write", ...MORE_NEEDED_SCOPES };
 
@@ -114,7 +120,9 @@ function postMessage(ctx: SlackApiContext, args: Record<string, unknown>, caller
   if (!channel || (channel.isPrivate && !channel.isMember)) return { ok: false, error: "channel_not_found" };
   if (!channel.isMember && !caller.scopes.includes("chat:write.public")) return { ok: false, error: "not_in_channel" };
   const text = typeof args.text === "string" ? args.text : "";
-  if (!text && !args.blocks && !args.attachments) return { ok: false, error: "no_text" };
+  const blocks = blocksOf(args.blocks);
+  if (blocks === "invalid") return { ok: false, error: "invalid_blocks" };
+  if (!text && !blocks && !args.attachments) return { ok: false, error: "no_text" };
   const sent = ctx.messages.get(channel.id) ?? [];
   const ts = `${Math.floor(ctx.now() / 1000)}.${String(sent.length + 1).padStart(6, "0")}`;
   const message = {
@@ -124,6 +132,7 @@ function postMessage(ctx: SlackApiContext, args: Record<string, unknown>, caller
     bot_id: SLACK_APP.botId,
     app_id: SLACK_APP.appId,
     text,
+    ...(blocks ? { blocks } : {}),
     team: caller.user.teamId,
     bot_profile: { id: SLACK_APP.botId, app_id: SLACK_APP.appId, name: SLACK_APP.botName, deleted: false, team_id: caller.user.teamId },
     ...(args.thread_ts ? { thread_ts: String(args.thread_ts), parent_user_id: caller.user.id } : {}),

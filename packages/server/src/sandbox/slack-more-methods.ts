@@ -1,6 +1,6 @@
 /**
  * More Web API methods of the fake Slack, for the chat tools past the first two:
- * conversations.history, users.info, reactions.add and chat.update. Each channel's messages are
+ * conversations.history, users.info, reactions.add and chat.update (text and Block Kit blocks). Each channel's messages are
  * the ones posted through the fake, after one seeded message the app posted in #general.
  */
 import type { SlackUser } from "./types.js";
@@ -70,8 +70,27 @@ export function handleMoreSlackMethods(
   // chat.update: only the app's own messages.
   if (message.user !== context.botUserId) return { ok: false, error: "cant_update_message" };
   const text = typeof args.text === "string" ? args.text : "";
-  if (!text) return { ok: false, error: "no_text" };
+  const blocks = blocksOf(args.blocks);
+  if (blocks === "invalid") return { ok: false, error: "invalid_blocks" };
+  if (!text && !blocks) return { ok: false, error: "no_text" };
   message.text = text;
+  // As Slack does: blocks given replace the message's; a text-only update leaves a text-only message.
+  if (blocks) message.blocks = blocks;
+  else delete message.blocks;
   message.edited = { user: context.botUserId, ts: message.ts };
   return { ok: true, channel: args.channel, ts, text, message: { ...message } };
+}
+
+/** `blocks` comes as a JSON array, or as its JSON text in a form body; anything else is Slack's invalid_blocks. */
+export function blocksOf(value: unknown): unknown[] | undefined | "invalid" {
+  if (value === undefined || value === "") return undefined;
+  let parsed = value;
+  if (typeof value === "string") {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return "invalid";
+    }
+  }
+  return Array.isArray(parsed) && parsed.every((item) => Boolean(item) && typeof item === "object" && !Array.isArray(item)) ? parsed : "invalid";
 }

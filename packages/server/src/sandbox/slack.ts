@@ -7,9 +7,10 @@ import type { ServerResponse } from "node:http";
 import { clientCredentials, sendJson, sendText, startServer, type FakeRequest, type RunningServer } from "./http.js";
 import { randomAlphanumeric, randomToken } from "./oauth-state.js";
 import { createProviderCore, providerEnv, splitScopes, type ProviderCore } from "./provider-core.js";
-import { handleSlackMethod, SLACK_APP, slackToken } from "./slack-api.js";
+import { handleSlackMethod, SLACK_APP, slackChannelById, slackToken } from "./slack-api.js";
+import { buttonPressRequest } from "./slack-interactions.js";
 import { seedSlackMessages } from "./slack-more-methods.js";
-import type { SlackFake, SlackUser } from "./types.js";
+import type { ButtonPress, SignedInteraction, SlackFake, SlackUser } from "./types.js";
 
 export const DEFAULT_SLACK_USER: SlackUser = { id: "U061F7AUR", name: "wanda", teamId: "T9TK3CUKW", teamName: "Slack Softball Team", teamDomain: "slack-softball" };
 
@@ -41,15 +42,28 @@ export async function startSlackFake(options: { ttlSeconds: number; now: () => n
     return handleSlackMethod({ core, now: options.now, messages }, method, req, res);
   });
   const url = server.url;
-  const env = providerEnv("CHAT", {
-    clientId: core.clientId,
-    clientSecret: core.clientSecret,
-    authorizeUrl: `${url}/oauth/v2/authorize`,
-    tokenUrl: `${url}/api/oauth.v2.access`,
-    apiBaseUrl: `${url}/api`,
-    revokeUrl: `${url}/api/auth.revoke`,
-  });
-  return { provider: core.publicProvider(url, env), server };
+  // The app's signing secret, which signs the interaction requests a button press sends (slack-interactions.ts).
+  const signingSecret = randomToken(16);
+  const env = {
+    ...providerEnv("CHAT", {
+      clientId: core.clientId,
+      clientSecret: core.clientSecret,
+      authorizeUrl: `${url}/oauth/v2/authorize`,
+      tokenUrl: `${url}/api/oauth.v2.access`,
+      apiBaseUrl: `${url}/api`,
+      revokeUrl: `${url}/api/auth.revoke`,
+    }),
+    BROKER_SLACK_SIGNING_SECRET: signingSecret,
+  };
+  const messagesIn = (channel: string) => structuredClone((messages.get(channel) ?? []) as Record<string, any>[]);
+  const buttonPress = (press: ButtonPress): SignedInteraction => {
+    const message = messagesIn(press.channel).find((candidate) => candidate.ts === press.ts);
+    const channel = slackChannelById(press.channel);
+    if (!message || !channel) throw new Error(`no message ${press.ts} in channel ${press.channel}`);
+    const user = { ...core.currentUser(), ...press.user };
+    return buttonPressRequest({ message, channel, user, appId: SLACK_APP.appId, url, signingSecret, nowSeconds: Math.floor(options.now() / 1000) }, press);
+  };
+  return { provider: { ...core.publicProvider(url, env), signingSecret, messages: messagesIn, buttonPress }, server };
 }
 
 async function handleToken(core: ProviderCore<SlackUser>, req: FakeRequest, res: ServerResponse): Promise<void> {

@@ -87,7 +87,31 @@ export type SlackUser = { id: string; name: string; teamId: string; teamName: st
 export type LinearUser = { id: string; name: string; email: string; organizationName: string; urlKey: string };
 
 export type GitHubFake = FakeProvider<GitHubUser>;
-export type SlackFake = FakeProvider<SlackUser>;
+/** A press of a button in one of the app's messages (sandbox/slack-interactions.ts). */
+export type ButtonPress = {
+  /** The channel id and ts of the message whose button is pressed. */
+  channel: string;
+  ts: string;
+  actionId: string;
+  /** Who presses it (default: the fake's current user). */
+  user?: Partial<SlackUser>;
+  /** Seconds since the epoch the request is signed at (default: the fake's now). */
+  timestamp?: number;
+};
+
+export type SignedInteraction = { body: string; headers: Record<string, string>; payload: Record<string, unknown> };
+
+export type SlackFake = FakeProvider<SlackUser> & {
+  /** The app's signing secret (also `env.BROKER_SLACK_SIGNING_SECRET`). */
+  signingSecret: string;
+  /** A copy of a channel's messages (by channel id), oldest first, thread replies included (with `thread_ts`). */
+  messages(channel: string): Record<string, any>[];
+  /**
+   * The request Slack sends the app's interactivity URL when `press.user` presses a button of a
+   * message: a signed `block_actions` payload (see slack-interactions.ts). The test posts it.
+   */
+  buttonPress(press: ButtonPress): SignedInteraction;
+};
 export type LinearFake = FakeProvider<LinearUser> & {
   /** Personal API keys accepted as `Authorization: <key>` (no "Bearer"). */
   apiKeys: ReadonlySet<string>;

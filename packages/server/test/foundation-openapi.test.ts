@@ -13,7 +13,8 @@ import { asOperator, call } from "./support/http.js";
 import { startOidcIssuer, type OidcIssuer } from "./support/oidc-issuer.js";
 
 /** Routes under /v1 that take no credential by design (SPEC §4: the OAuth callback). */
-const PUBLIC_V1_OPERATIONS = new Set(["GET /v1/connections/oauth/callback", "GET /v1/console/config", "POST /v1/console/dev-session", "GET /v1/catalogue/schema"]);
+// Slack interactivity takes no bearer credential: Slack's request signature is checked instead (its description says how).
+const PUBLIC_V1_OPERATIONS = new Set(["GET /v1/connections/oauth/callback", "GET /v1/console/config", "POST /v1/console/dev-session", "GET /v1/catalogue/schema", "POST /v1/slack/interactivity"]);
 const METHODS = ["get", "put", "post", "delete", "patch"] as const;
 
 type Operation = { security?: Record<string, string[]>[]; responses: Record<string, { content?: Record<string, { schema: unknown }> }>; requestBody?: unknown };

@@ -53,7 +53,7 @@ describeEachDatabase("approvals in Slack", (kind) => {
   /** A pending approval of tenant `owner`, posted to Slack: its id and the message's ts. */
   async function postedApproval(owner: SlackTenant, repo = "hello-world") {
     const { approval_id } = await requestApproval(world.broker, deletion(owner, repo));
-    const posted = await deliverToSlack(world.broker, owner.tenantId, approval_id, "request");
+    const posted = await deliverToSlack(world.broker, approval_id, "request");
     return { approvalId: approval_id, ts: posted.ts as string };
   }
   const messageAt = (ts: string) => world.slack.messages(GENERAL).find((message) => message.ts === ts)!;
@@ -89,7 +89,7 @@ describeEachDatabase("approvals in Slack", (kind) => {
       expect(answer.body).toMatchObject({ handled: true, approval_id: approvalId, decision: "approve" });
       expect(await approvalStatus(world.broker, tenant, approvalId)).toBe("approved");
       const before = world.slack.messages(GENERAL).length;
-      await deliverToSlack(world.broker, tenant.tenantId, approvalId, "outcome");
+      await deliverToSlack(world.broker, approvalId, "outcome");
       expect(world.slack.messages(GENERAL).length).toBe(before);
       const updated = messageAt(ts);
       expect(actionsOf(updated)).toBeUndefined();
@@ -204,7 +204,8 @@ describeEachDatabase("approvals in Slack", (kind) => {
   describe("reminders", () => {
     it("go into the request's thread, mentioning who is still needed", async () => {
       const { approvalId, ts } = await postedApproval(tenant);
-      const reminder = await deliverToSlack(world.broker, tenant.tenantId, approvalId, "reminder");
+      await world.broker.services.approvalDeliveries.enqueue({ id: approvalId, tenantId: tenant.tenantId }, "reminder", ["slack"], new Date().toISOString());
+      const reminder = await deliverToSlack(world.broker, approvalId, "reminder");
       const reply = messageAt(reminder.ts);
       expect(reply.thread_ts).toBe(ts);
       expect(reply.text).toContain("Reminder");

@@ -1,12 +1,10 @@
 /**
  * Helpers for the Slack approval channel's suites: a broker wired to the fake GitHub (the calls that
  * wait for approval) and the fake Slack (where approval messages go, and whose button presses come
- * back signed), tenants with a shared Slack connection, and the channel's deliveries run as the
- * delivery worker runs them.
+ * back signed), tenants with a shared Slack connection, and the approval outbox run by hand.
  */
 import { expect } from "vitest";
-import type { ApprovalNotice, DeliveryPurpose } from "../../src/approvals/approval-channel.js";
-import { approverMemberOf, eligibleMembers } from "../../src/approvals/approval-requirement.js";
+import type { DeliveryPurpose } from "../../src/approvals/approval-channel.js";
 import type { ManualClock } from "../../src/clock.js";
 import { startBroker, type TestBroker } from "./broker.js";
 import { connectAccount } from "./connect.js";
@@ -23,7 +21,9 @@ export const GENERAL = "C024BE91L";
 
 export async function startSlackWorld(kind: DbKind, options: { clock?: ManualClock; env?: Record<string, string> } = {}): Promise<SlackWorld> {
   const fakes = await startFakeUpstreams(options.clock ? { now: () => options.clock!.now().getTime() } : {});
-  const broker = await startBroker(kind, { env: { ...fakes.github.env, ...fakes.slack.env, ...options.env }, ...(options.clock ? { clock: options.clock } : {}) });
+  // The outbox is run by hand (deliverToSlack), so each delivery happens when a test says.
+  const env = { ...fakes.github.env, ...fakes.slack.env, BROKER_APPROVAL_WORKER: "false", ...options.env };
+  const broker = await startBroker(kind, { env, ...(options.clock ? { clock: options.clock } : {}) });
   return {
     broker,
     fakes,
@@ -51,31 +51,26 @@ export async function useSlack(broker: TestBroker, tenant: SlackTenant, channel 
   expect(result.status, result.text).toBe(200);
 }
 
-/** Sets the Slack identity (`<team>:<user>`) of the tenant's admin operator, as an admin would on the member. */
+/** Sets the Slack identity (`<team>:<user>`) of the tenant's admin operator through the members API. */
 export async function linkSlackUser(broker: TestBroker, tenant: SlackTenant, slackUserId: string) {
-  await broker.services.store.db.updateTable("tenant_members").set({ slack_user_id: slackUserId }).where("tenant_id", "=", tenant.tenantId).where("subject", "=", tenant.operatorSubject).execute();
+  const members = await call(broker, "GET", "/v1/members", asOperator(tenant));
+  const me = (members.body.data as { id: string; subject: string }[]).find((member) => member.subject === tenant.operatorSubject)!;
+  const patched = await call(broker, "PATCH", `/v1/members/${me.id}`, { ...asOperator(tenant), body: { slack_user_id: slackUserId } });
+  expect(patched.status, patched.text).toBe(200);
 }
 
-/** The notice the delivery worker hands the channel for one of an approval's deliveries. */
-async function noticeFor(broker: TestBroker, tenantId: string, approvalId: string, purpose: DeliveryPurpose, progress: unknown): Promise<ApprovalNotice> {
-  const { services } = broker;
-  const approval = await services.approvals.get(tenantId, approvalId);
-  const members = (await broker.services.store.db.selectFrom("tenant_members").selectAll().where("tenant_id", "=", tenantId).execute()).map(approverMemberOf);
-  return { purpose, approval, binding: await services.approvalBindings.describe(approval), approvers: eligibleMembers(approval, members, null), progress };
+/** An approval's Slack delivery of one purpose, as the outbox keeps it. */
+export async function slackDelivery(broker: TestBroker, approvalId: string, purpose: DeliveryPurpose) {
+  const row = await broker.services.store.db.selectFrom("approval_deliveries").selectAll().where("approval_id", "=", approvalId).where("channel", "=", "slack").where("purpose", "=", purpose).executeTakeFirst();
+  return row && { ...row, progress: row.progress ? (JSON.parse(row.progress) as any) : null };
 }
 
-/**
- * Runs one Slack delivery of an approval as the delivery worker does: the notice to the channel,
- * then the progress it answers stored on the delivery, marked sent. Answers that progress.
- */
-export async function deliverToSlack(broker: TestBroker, tenantId: string, approvalId: string, purpose: DeliveryPurpose): Promise<any> {
-  const { db } = broker.services.store;
-  const at = new Date().toISOString();
-  await broker.services.approvalDeliveries.enqueue({ id: approvalId, tenantId }, purpose, ["slack"], at);
-  const row = await db.selectFrom("approval_deliveries").selectAll().where("approval_id", "=", approvalId).where("channel", "=", "slack").where("purpose", "=", purpose).executeTakeFirstOrThrow();
-  const progress = await broker.services.slackChannel.send(await noticeFor(broker, tenantId, approvalId, purpose, row.progress ? JSON.parse(row.progress) : null));
-  await db.updateTable("approval_deliveries").set({ status: "sent", progress: JSON.stringify(progress), sent_at: at, attempts: row.attempts + 1 }).where("id", "=", row.id).execute();
-  return progress;
+/** Runs the approval outbox once (the worker is off in these worlds), then answers the Slack delivery's state. */
+export async function deliverToSlack(broker: TestBroker, approvalId: string, purpose: DeliveryPurpose) {
+  await broker.services.approvalOutbox.runOnce();
+  const delivery = await slackDelivery(broker, approvalId, purpose);
+  expect(delivery?.status, delivery?.last_error ?? "").toBe("sent");
+  return delivery!.progress;
 }
 
 /** Posts what Slack sends when someone presses a button (the fake Slack's signed request) to the broker. */

@@ -76,10 +76,10 @@ describeEachDatabase("the approval delivery worker", (kind) => {
     expect((await approvalOf(world, approval.id)).status).toBe("pending");
   });
 
-  it("retries a delivery for a channel this broker has not configured, saying so", async () => {
+  it("retries a Slack delivery for a tenant whose settings name no Slack connection, saying so", async () => {
     const approval = await parkCall(world, { channels: ["slack"] });
     await world.services.approvalOutbox.runOnce();
-    expect(await deliveryOf(world, approval.id, "request", "slack")).toMatchObject({ status: "pending", attempts: 1, last_error: "no slack channel is configured on this broker" });
+    expect(await deliveryOf(world, approval.id, "request", "slack")).toMatchObject({ status: "pending", attempts: 1, last_error: "the tenant's approval settings name no Slack connection and channel" });
   });
 
   it("does not send a request once the approval is decided", async () => {

@@ -11,7 +11,7 @@ import { expectError } from "./support/expect.js";
 import { DEFAULT_SLACK_USER } from "./support/fake-upstreams/index.js";
 import { slackSignature } from "../src/sandbox/slack-interactions.js";
 import { asOperator, call } from "./support/http.js";
-import { deletion, requestApproval } from "./support/approvals.js";
+import { continueInvocation, deletion, repoExists, requestApproval } from "./support/approvals.js";
 import {
   approvalStatus,
   createSlackTenant,
@@ -52,9 +52,9 @@ describeEachDatabase("approvals in Slack", (kind) => {
 
   /** A pending approval of tenant `owner`, posted to Slack: its id and the message's ts. */
   async function postedApproval(owner: SlackTenant, repo = "hello-world") {
-    const { approval_id } = await requestApproval(world.broker, deletion(owner, repo));
+    const { approval_id, invocation_id } = await requestApproval(world.broker, deletion(owner, repo));
     const posted = await deliverToSlack(world.broker, approval_id, "request");
-    return { approvalId: approval_id, ts: posted.ts as string };
+    return { approvalId: approval_id, invocationId: invocation_id, ts: posted.ts as string };
   }
   const messageAt = (ts: string) => world.slack.messages(GENERAL).find((message) => message.ts === ts)!;
 
@@ -82,8 +82,8 @@ describeEachDatabase("approvals in Slack", (kind) => {
   });
 
   describe("a button press", () => {
-    it("approves with a valid signature from a member, and the message is replaced by the outcome", async () => {
-      const { approvalId, ts } = await postedApproval(tenant);
+    it("approves with a valid signature from a member, the message is replaced by the outcome, and the call runs", async () => {
+      const { approvalId, ts, invocationId } = await postedApproval(tenant, "spoon-knife");
       const answer = await press(world, { channel: GENERAL, ts, actionId: APPROVE });
       expect(answer.status, answer.text).toBe(200);
       expect(answer.body).toMatchObject({ handled: true, approval_id: approvalId, decision: "approve" });
@@ -95,6 +95,10 @@ describeEachDatabase("approvals in Slack", (kind) => {
       expect(actionsOf(updated)).toBeUndefined();
       expect(updated.text).toContain("Approved");
       expect(updated.edited).toBeDefined();
+      // The agent's call then runs: the repository is gone.
+      const continued = await continueInvocation(world.broker, tenant.token, invocationId);
+      expect(continued.status, continued.text).toBe(200);
+      expect(await repoExists(world, tenant, "spoon-knife")).toBe(false);
     });
 
     it("denies through the Deny button", async () => {

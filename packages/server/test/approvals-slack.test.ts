@@ -149,6 +149,18 @@ describeEachDatabase("approvals in Slack", (kind) => {
       expect(await approvalStatus(world.broker, other, own.approvalId)).toBe("denied");
     });
 
+    it("refuses a member who may not decide it (a viewer, under the default 1-of-admins rule) and decides nothing", async () => {
+      const issuer = world.broker.runtime.developmentIssuer!;
+      await world.broker.services.tenants.addMember(tenant.tenantId, { issuer: issuer.issuer, subject: "slack-viewer", role: "viewer" }, "test");
+      const members = await call(world.broker, "GET", "/v1/members", asOperator(tenant));
+      const viewer = (members.body.data as { id: string; subject: string }[]).find((member) => member.subject === "slack-viewer")!;
+      const linked = await call(world.broker, "PATCH", `/v1/members/${viewer.id}`, { ...asOperator(tenant), body: { slack_user_id: `${DEFAULT_SLACK_USER.teamId}:U0VIEWER01` } });
+      expect(linked.status, linked.text).toBe(200);
+      const { approvalId, ts } = await postedApproval(tenant);
+      expectError(await press(world, { channel: GENERAL, ts, actionId: APPROVE, user: { id: "U0VIEWER01", name: "viewer" } }), 403, "approval_not_eligible");
+      expect(await approvalStatus(world.broker, tenant, approvalId)).toBe("pending");
+    });
+
     it("answers 409 for a press on an approval already decided, which stays as decided", async () => {
       const { approvalId, ts } = await postedApproval(tenant);
       const denied = await call(world.broker, "POST", `/v1/approvals/${approvalId}/decide`, { ...asOperator(tenant), body: { decision: "deny" } });
@@ -203,6 +215,12 @@ describeEachDatabase("approvals in Slack", (kind) => {
       expectError(await signedPost(form(button(JSON.stringify({ approval_id: approvalId, digest: `sha256:${"0".repeat(64)}` })))), 409, "conflict");
       expect(await approvalStatus(world.broker, tenant, approvalId)).toBe("pending");
     });
+  });
+
+  it("never writes a Slack token or the signing secret to the broker's log", async () => {
+    const secrets = [...world.slack.issuedSecrets(), world.slack.signingSecret];
+    expect(secrets.length).toBeGreaterThan(1);
+    for (const line of world.broker.logs) for (const secret of secrets) expect(line).not.toContain(secret);
   });
 
   describe("reminders", () => {

@@ -15,7 +15,7 @@ export type ButtonValue = { approval_id: string; digest: string };
 export type SlackBlock = Record<string, unknown>;
 export type SlackMessage = { text: string; blocks: SlackBlock[] };
 
-/** Slack's limits: a header 150 characters, a section's text 3000, a field 2000. */
+/** Slack's limits: a header 150 characters, a section's text 3000, a field 2000, a dialog's title 100 and buttons 30. */
 const HEADER_MAX = 150;
 const ARGUMENTS_MAX = 2_800;
 
@@ -25,7 +25,7 @@ export const escapeMrkdwn = (text: string) => text.replaceAll("&", "&amp;").repl
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 const mrkdwn = (text: string) => ({ type: "mrkdwn", text });
-const plain = (text: string) => ({ type: "plain_text", text: clip(text, HEADER_MAX), emoji: false });
+const plain = (text: string, max = HEADER_MAX) => ({ type: "plain_text", text: clip(text, max), emoji: false });
 
 function argumentsText(notice: ApprovalNotice): string {
   const { approval } = notice;
@@ -75,7 +75,8 @@ function buttons(notice: ApprovalNotice): SlackBlock {
         value,
         confirm: {
           title: plain("Approve this call?"),
-          text: mrkdwn(`\`${escapeMrkdwn(notice.approval.toolName)}\` runs with the arguments shown (digest \`${notice.binding.digest.slice(0, 19)}…\`).`),
+          // A confirmation dialog takes plain text only, at most 300 characters.
+          text: plain(`${notice.approval.toolName} runs with the arguments shown (digest ${notice.binding.digest.slice(0, 19)}…).`, 300),
           confirm: plain("Approve"),
           deny: plain("Cancel"),
         },

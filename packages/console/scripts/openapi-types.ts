@@ -35,6 +35,7 @@ export const CONSOLE_PATHS = [
   "/v1/approvals/{id}/arguments",
   "/v1/members",
   "/v1/members/{id}",
+  "/v1/approval-settings",
   "/v1/policy/versions",
   "/v1/audit/verify",
   "/v1/usage/daily",

@@ -2,7 +2,7 @@
  * Approvals people want, in the console in Chromium against a real broker: two admins approving
  * one call (who approved, who is still needed), edit then approve (the refusal says why; the page
  * shows what changed), a rule that forbids edits, an approval the end user decides (waiting, with
- * the link), and Settings (members' approver profiles). Every page is shot
+ * the link), and Settings (members' approver profiles, the approval channels, then a request delivered to Slack). Every page is shot
  * at desktop (1280×800) and phone (390×844) width into packages/console/test-output/.
  */
 import { existsSync, mkdirSync } from "node:fs";
@@ -49,7 +49,7 @@ type ApprovalBody = {
   beforeAll(async () => {
     mkdirSync(OUTPUT, { recursive: true });
     fakes = await startFakeUpstreams();
-    broker = await startBroker("sqlite", { env: { ...fakes.github.env }, consoleDirectory: DIST });
+    broker = await startBroker("sqlite", { env: { ...fakes.env, BROKER_APPROVAL_WORKER_INTERVAL_MS: "200" }, consoleDirectory: DIST });
     tenant = await createTenant(broker, "Acme");
     const issuer = broker.runtime.developmentIssuer!;
     await broker.services.tenants.addMember(tenant.tenantId, { issuer: issuer.issuer, subject: BOB, role: "admin" }, "test");
@@ -248,12 +248,45 @@ type ApprovalBody = {
     await page.close();
   });
 
-  it("shows a viewer the members with every change disabled", async () => {
+  it("saves the approval channels (Slack through the tenant's connection), and an approval's page shows its Slack delivery", async () => {
+    const slackAccount = await connectAccount(broker, tenant, "chat");
+    const page = await signIn(tenant.operatorSubject);
+    await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("tab", { name: "Approval channels" }).click();
+    const slack = page.getByLabel(/^Slack: a message/);
+    await expect.poll(() => slack.count(), { timeout: 10_000 }).toBe(1);
+    await slack.check();
+    // Slack without a connection and a channel cannot be saved.
+    const save = page.getByRole("button", { name: "Save approval channels" });
+    expect(await save.isDisabled()).toBe(true);
+    await page.getByLabel("Slack connection").selectOption(slackAccount);
+    await page.getByLabel("Slack channel").fill("not a channel!");
+    await save.click();
+    await expect.poll(() => page.getByRole("alert").filter({ hasText: "The approval channels were not saved: " }).count(), { timeout: 10_000 }).toBe(1);
+    await page.getByLabel("Slack channel").fill("#general");
+    await save.click();
+    await expect.poll(() => page.getByText("Saved the approval channels.").count(), { timeout: 10_000 }).toBe(1);
+    expect((await call(broker, "GET", "/v1/approval-settings", asOperator())).body).toMatchObject({ channels: ["slack"], slack: { connected_account_id: slackAccount, channel: "#general" } });
+    await shootBoth(page, "settings-approval-channels");
+
+    const { approvalId } = await requestDeletion("private-notes");
+    await page.goto(`${broker.url}/console/approvals/${approvalId}`);
+    const slackRequest = page.getByRole("list", { name: "Channel deliveries" }).getByRole("listitem").filter({ hasText: "Slack: Request" });
+    await expect.poll(async () => (await slackRequest.count()) && (await slackRequest.textContent()), { timeout: 15_000 }).toMatch(/Sent.*sent .*1 attempt$/);
+    await shootBoth(page, "approval-slack-delivery");
+    await call(broker, "PUT", "/v1/approval-settings", { ...asOperator(), body: { channels: [] } });
+    await page.close();
+  });
+
+  it("shows a viewer the members with every change disabled, and tells them the channels are for admins", async () => {
     const page = await signIn("viewer-settings");
     await page.getByRole("link", { name: "Settings" }).click();
     const edit = page.getByRole("button", { name: "Edit Bob Admin" });
     await expect.poll(() => edit.count(), { timeout: 10_000 }).toBe(1);
     expect(await edit.isDisabled()).toBe(true);
+    await page.getByRole("tab", { name: "Approval channels" }).click();
+    await expect.poll(() => page.getByText("Only admins see and change the approval channels.").count(), { timeout: 10_000 }).toBe(1);
+    expect(await page.getByRole("button", { name: "Save approval channels" }).count()).toBe(0);
     await page.close();
   });
 });

@@ -283,6 +283,192 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/approval-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's approval channels */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Where approvals go besides the console when their policy rule names no channels (none for approvals the end user decides) */
+                            channels: ("slack" | "email")[];
+                            /** @description The shared Slack connection approval messages are posted through, and the channel */
+                            slack: {
+                                /** @description A channel id (C024BE91L) or name (#approvals) the Slack app is a member of */
+                                channel: string;
+                                /**
+                                 * Format: uuid
+                                 * @description A UUID
+                                 */
+                                connected_account_id: string;
+                            } | null;
+                            updated_at: string | null;
+                            updated_by: string | null;
+                        };
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description forbidden, environment_mismatch or policy_denied */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        /**
+         * Set the tenant's approval channels and Slack connection
+         * @description `slack` is required when `channels` names slack. Its connected account must be the tenant's own shared, active Slack connection: 404 for an unknown one (or another tenant's), 422 credential_mismatch for another provider's or an end user's, 422 connection_unusable for an expired or revoked one. Audited as `approval_settings.updated`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Where approvals go besides the console when their policy rule names no channels (none for approvals the end user decides) */
+                        channels: ("slack" | "email")[];
+                        slack?: {
+                            /** @description A channel id (C024BE91L) or name (#approvals) the Slack app is a member of */
+                            channel: string;
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            connected_account_id: string;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Where approvals go besides the console when their policy rule names no channels (none for approvals the end user decides) */
+                            channels: ("slack" | "email")[];
+                            /** @description The shared Slack connection approval messages are posted through, and the channel */
+                            slack: {
+                                /** @description A channel id (C024BE91L) or name (#approvals) the Slack app is a member of */
+                                channel: string;
+                                /**
+                                 * Format: uuid
+                                 * @description A UUID
+                                 */
+                                connected_account_id: string;
+                            } | null;
+                            updated_at: string | null;
+                            updated_by: string | null;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description forbidden, environment_mismatch or policy_denied */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unsupported_media_type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description the request is well-formed but cannot be processed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/approvals": {
         parameters: {
             query?: never;

@@ -14,37 +14,28 @@ function DeliveryStatus({ status }: { status: Approval["deliveries"][number]["st
 
 export function DeliveriesList({ deliveries }: { deliveries: Approval["deliveries"] }) {
   if (deliveries.length === 0) return <p className="muted">Only in the console: no Slack or email channel for this approval.</p>;
+  // A list rather than a table: it wraps at phone width instead of scrolling sideways.
   return (
-    <div className="table-wrap">
-      <table>
-        <caption className="visually-hidden">Channel deliveries</caption>
-        <thead>
-          <tr>
-            <th scope="col">Channel</th>
-            <th scope="col">What</th>
-            <th scope="col">Status</th>
-            <th scope="col">Attempts</th>
-            <th scope="col">Sent</th>
-            <th scope="col">Last error</th>
-          </tr>
-        </thead>
-        <tbody>
-          {deliveries.map((delivery) => (
-            <tr key={`${delivery.channel}:${delivery.purpose}`}>
-              <td>{CHANNEL[delivery.channel]}</td>
-              <td>{PURPOSE[delivery.purpose]}</td>
-              <td>
-                <DeliveryStatus status={delivery.status} />
-              </td>
-              <td>{delivery.attempts}</td>
-              <td>
-                {delivery.sent_at ? <Time value={delivery.sent_at} /> : <span className="muted">not yet</span>}
-              </td>
-              <td>{delivery.last_error ?? "—"}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ul className="plain-list deliveries" aria-label="Channel deliveries">
+      {deliveries.map((delivery) => (
+        <li key={`${delivery.channel}:${delivery.purpose}`} className="delivery">
+          <strong>
+            {CHANNEL[delivery.channel]}: {PURPOSE[delivery.purpose]}
+          </strong>
+          <DeliveryStatus status={delivery.status} />
+          <span className="muted">
+            {delivery.sent_at ? (
+              <>
+                sent <Time value={delivery.sent_at} />
+              </>
+            ) : (
+              "not sent yet"
+            )}
+            , {delivery.attempts} {delivery.attempts === 1 ? "attempt" : "attempts"}
+          </span>
+          {delivery.last_error ? <span className="delivery-error">Last error: {delivery.last_error}</span> : null}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -162,6 +162,8 @@ if (missing.length) process.stdout.write(`\n[console] browser tests SKIPPED: mis
     const approve = page.getByRole("button", { name: "Approve" }).first();
     await expect.poll(() => approve.count(), { timeout: 10_000 }).toBeGreaterThan(0);
     expect(await approve.isDisabled()).toBe(true);
+    // The admin who has not set a display name is still needed, named by their sign-in subject.
+    expect(await page.locator(".waiting-for").first().textContent()).toBe(`Still needed from: ${tenant.operatorSubject}`);
     await shoot(page, "approvals-viewer");
     await page.close();
   });

@@ -12,7 +12,7 @@ import { PageHeader, Section } from "../ui/page";
 import { Time } from "../ui/time";
 import { ArgumentChanges } from "./argument-changes";
 import { bindingItems } from "./approval-binding";
-import { useApproval } from "./approval-queries";
+import { useApproval, useMemberNames } from "./approval-queries";
 import { ApprovalRisk } from "./approval-risk";
 import { ApprovalStatus } from "./approval-status";
 import { ApproversPanel, decidedBy } from "./approvers-panel";
@@ -23,6 +23,7 @@ import { RevealArguments } from "./reveal-arguments";
 
 function Summary({ approval }: { approval: Approval }) {
   const decision = approval.decision;
+  const names = useMemberNames();
   return (
     <Details
       items={[
@@ -35,7 +36,7 @@ function Summary({ approval }: { approval: Approval }) {
         ["Rule", approval.rule_id ?? "risk default"],
         ["Requested", <Time value={approval.requested_at} showRelative />],
         ["Expires", <Time value={approval.expires_at} showRelative />],
-        ["Decided by", decision || approval.status === "expired" ? decidedBy(approval) : undefined],
+        ["Decided by", decision || approval.status === "expired" ? decidedBy(approval, names) : undefined],
         ["Decided", decision ? <Time value={decision.decided_at} /> : undefined],
         ["Reason", decision?.reason ?? undefined],
         ["Used", approval.consumed_at ? <Time value={approval.consumed_at} /> : undefined],

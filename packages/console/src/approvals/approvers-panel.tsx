@@ -6,6 +6,7 @@
 import type { Approval, ApprovalRequirementRule, ApprovalVote } from "../api/types";
 import { StatusTag } from "../ui/bits";
 import { Time } from "../ui/time";
+import { useMemberNames } from "./approval-queries";
 import { EndUserLink } from "./end-user-link";
 
 export function ruleInWords(rule: ApprovalRequirementRule): string {
@@ -17,14 +18,16 @@ export function ruleInWords(rule: ApprovalRequirementRule): string {
 
 const VIA = { api: "API", console: "console", slack: "Slack", email: "email", end_user_page: "end-user page" } as const;
 
-const voterName = (vote: ApprovalVote) => (vote.voter.kind === "member" ? (vote.voter.display_name ?? vote.voter.id) : `end user ${vote.voter.id}`);
+/** Members without a display name go by their sign-in subject (`names`, from GET /v1/members), never by a bare id where it can be helped. */
+const voterName = (vote: ApprovalVote, names: Map<string, string>) =>
+  vote.voter.kind === "member" ? (vote.voter.display_name ?? names.get(vote.voter.id) ?? vote.voter.id) : `end user ${vote.voter.id}`;
 
 /** Who ended it: the names on the deciding votes, else the broker's record of the decider. */
-export function decidedBy(approval: Approval): string {
+export function decidedBy(approval: Approval, names: Map<string, string>): string {
   if (approval.status === "expired") return "nobody (expired)";
   const decision = approval.status === "denied" ? "deny" : "approve";
   const deciding = approval.approvers.votes.filter((vote) => vote.digest === approval.digest && vote.decision === decision);
-  return deciding.length > 0 ? deciding.map(voterName).join(", ") : (approval.decision?.decided_by ?? "—");
+  return deciding.length > 0 ? deciding.map((vote) => voterName(vote, names)).join(", ") : (approval.decision?.decided_by ?? "—");
 }
 
 /** "1 of 2 approvals". */
@@ -40,11 +43,11 @@ export function YourPart({ you }: { you: Approval["you"] }) {
   return <p className="your-part">Your decision is needed.</p>;
 }
 
-function VoteItem({ vote, current }: { vote: ApprovalVote; current: string }) {
+function VoteItem({ vote, current, names }: { vote: ApprovalVote; current: string; names: Map<string, string> }) {
   const stale = vote.digest !== current;
   return (
     <li className="vote">
-      <span className="vote-who">{voterName(vote)}</span>
+      <span className="vote-who">{voterName(vote, names)}</span>
       {vote.decision === "approve" ? <StatusTag status="Approved" tone="good" /> : <StatusTag status="Denied" tone="bad" />}
       <span className="muted">
         via {VIA[vote.via]}, <Time value={vote.decided_at} />
@@ -60,6 +63,7 @@ export function ApproversPanel({ approval, headingLevel = 3 }: { approval: Appro
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const pending = approval.status === "pending";
   const endUser = approvers.rule === "end_user";
+  const names = useMemberNames();
   return (
     <section className="approvers stack" aria-label="Approvers">
       <Heading className="approvers-heading">{endUser ? "Approver: the end user" : <>Approvers: <span className="approvers-progress">{progressInWords(approval)}</span></>}</Heading>
@@ -72,7 +76,7 @@ export function ApproversPanel({ approval, headingLevel = 3 }: { approval: Appro
       {approvers.votes.length > 0 ? (
         <ul className="plain-list votes" aria-label="Votes">
           {approvers.votes.map((vote, index) => (
-            <VoteItem key={`${vote.voter.kind}:${vote.voter.id}:${index}`} vote={vote} current={approval.digest} />
+            <VoteItem key={`${vote.voter.kind}:${vote.voter.id}:${index}`} vote={vote} current={approval.digest} names={names} />
           ))}
         </ul>
       ) : null}
@@ -80,7 +84,7 @@ export function ApproversPanel({ approval, headingLevel = 3 }: { approval: Appro
       {pending && approvers.waiting_for.length > 0 ? (
         <p className="waiting-for">
           <span className="muted">Still needed from: </span>
-          {approvers.waiting_for.map((member) => member.display_name ?? member.member_id).join(", ")}
+          {approvers.waiting_for.map((member) => member.display_name ?? names.get(member.member_id) ?? member.member_id).join(", ")}
         </p>
       ) : null}
       {pending && !endUser ? <YourPart you={approval.you} /> : null}

@@ -2,12 +2,13 @@
 import { Link } from "react-router-dom";
 import { EmptyState, ErrorMessage, Loading } from "../ui/feedback";
 import { Time } from "../ui/time";
-import { useDecidedApprovals } from "./approval-queries";
+import { useDecidedApprovals, useMemberNames } from "./approval-queries";
 import { ApprovalStatus } from "./approval-status";
 import { decidedBy } from "./approvers-panel";
 
 export function DecidedList() {
   const decided = useDecidedApprovals();
+  const names = useMemberNames();
   if (decided.isPending) return <Loading label="Loading decided approvals…" />;
   const rows = decided.data ?? [];
   return (
@@ -41,7 +42,7 @@ export function DecidedList() {
                   <td>
                     <ApprovalStatus status={approval.status} />
                   </td>
-                  <td>{decidedBy(approval)}</td>
+                  <td>{decidedBy(approval, names)}</td>
                   <td>{approval.decision?.reason ?? "—"}</td>
                   <td>
                     <Time value={approval.decision?.decided_at ?? approval.expires_at} />

@@ -9,6 +9,7 @@ import { describeEachDatabase } from "./support/databases.js";
 import { expectError } from "./support/expect.js";
 import { continueInvocation, createScmTenant, deleteCalls, deletion, outboxEvents, putPolicy, requestApproval, startScmWorld, type ScmTenant, type ScmWorld } from "./support/approvals.js";
 import { addMember, adminOf, auditOf, showApproval, vote, type TestMember } from "./support/approval-votes.js";
+import { call } from "./support/http.js";
 
 describeEachDatabase("approving with edits", (kind) => {
   let world: ScmWorld;
@@ -57,6 +58,7 @@ describeEachDatabase("approving with edits", (kind) => {
       edited_by: `member:${admin.memberId}`,
       requested_arguments: { owner: tenant.owner, repo: "hello-world" },
       edited_arguments: { owner: tenant.owner, repo: "spoon-knife" },
+      changes: [{ path: "/repo", from: "hello-world", to: "spoon-knife" }],
       previous_digest: edited.body.requested_digest,
       digest: edited.body.digest,
     });
@@ -136,6 +138,29 @@ describeEachDatabase("approving with edits", (kind) => {
     expectError(await vote(world.broker, viewer, approval_id, { decision: "approve", arguments: { owner: tenant.owner, repo: 42 } }), 403, "approval_not_eligible");
     expectError(await vote(world.broker, viewer, approval_id, { decision: "approve", arguments: { owner: tenant.owner, repo: "spoon-knife" } }), 403, "approval_not_eligible");
     await unchanged(approval_id);
+  });
+
+  it("reveals the exact arguments the call will send after an edit, and the agent's beside them (POST /v1/approvals/{id}/arguments)", async () => {
+    const { approval_id } = await requestApproval(world.broker, deletion(tenant, "hello-world"));
+    await vote(world.broker, admin, approval_id, { decision: "approve", arguments: { owner: tenant.owner, repo: "spoon-knife" } });
+    // The second admin, still to vote, asks for the exact values (the redacted view may hide an edited credential-like field).
+    const revealed = await call(world.broker, "POST", `/v1/approvals/${approval_id}/arguments`, second.auth);
+    expect(revealed.status, revealed.text).toBe(200);
+    expect(revealed.body).toEqual({
+      approval_id,
+      arguments: { owner: tenant.owner, repo: "spoon-knife" },
+      requested_arguments: { owner: tenant.owner, repo: "hello-world" },
+    });
+    const [entry] = await auditOf(world.broker, tenant.tenantId, "approval.arguments_revealed", approval_id);
+    expect(entry!.data).toMatchObject({ edited: true });
+  });
+
+  it("reveals the requested arguments as the ones that will run when nobody edited", async () => {
+    const { approval_id } = await requestApproval(world.broker, deletion(tenant, "hello-world"));
+    const revealed = await call(world.broker, "POST", `/v1/approvals/${approval_id}/arguments`, second.auth);
+    expect(revealed.status, revealed.text).toBe(200);
+    expect(revealed.body.arguments).toEqual({ owner: tenant.owner, repo: "hello-world" });
+    expect(revealed.body.requested_arguments).toEqual(revealed.body.arguments);
   });
 
   it("refuses arguments sent with a deny (400 invalid_request)", async () => {

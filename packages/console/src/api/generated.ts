@@ -771,7 +771,7 @@ export interface paths {
         put?: never;
         /**
          * Reveal the exact arguments of an approval's call (admins; audited)
-         * @description Answers the arguments unredacted, as the call will send them, and records `approval.arguments_revealed` in the audit log. Only while the approval is pending: 409 conflict once it was decided, expired or used.
+         * @description Answers the arguments unredacted and records `approval.arguments_revealed` in the audit log. `arguments` are the ones the call will send: an approver's edit when the call was edited, else the agent's. `requested_arguments` are the ones the agent sent (equal to `arguments` when nobody edited). Only while the approval is pending: 409 conflict once it was decided, expired or used.
          */
         post: {
             parameters: {
@@ -797,7 +797,12 @@ export interface paths {
                              * @description A UUID
                              */
                             approval_id: string;
+                            /** @description Exactly what the call will send if approved (the edited arguments when edited) */
                             arguments: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Exactly what the agent sent */
+                            requested_arguments: {
                                 [key: string]: unknown;
                             };
                         };

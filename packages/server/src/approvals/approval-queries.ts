@@ -3,6 +3,7 @@ import type { Executor, Store } from "../store/database.js";
 import type { ApprovalsTable } from "../store/schema.js";
 import { DEFAULT_REQUIREMENT, type Approval, type ApprovalDecision, type ApprovalEdit, type ApprovalRequirement, type PendingCursor } from "./approval.js";
 import type { ExactCall } from "./approval-rules.js";
+import type { ArgumentChange } from "./argument-changes.js";
 
 export type PendingPage = { limit: number; after?: PendingCursor | undefined; now: string };
 /** Which approvals a list shows: waiting for a decision (oldest first), or the rest, or all (newest first). */
@@ -37,6 +38,7 @@ function approvalFromRow(row: ApprovalsTable): Approval {
             argumentsSealed: row.edited_arguments_sealed,
             argumentsRedacted: JSON.parse(row.edited_arguments_redacted ?? "null") as unknown,
             argumentsFingerprint: row.edited_fingerprint,
+            changes: JSON.parse(row.edited_changes ?? "[]") as ArgumentChange[],
             editedBy: row.edited_by,
             editedAt: row.edited_at,
           }
@@ -72,6 +74,7 @@ function approvalToRow(approval: Approval): ApprovalsTable {
     edited_arguments_sealed: approval.edit?.argumentsSealed ?? null,
     edited_arguments_redacted: approval.edit ? JSON.stringify(approval.edit.argumentsRedacted) : null,
     edited_fingerprint: approval.edit?.argumentsFingerprint ?? null,
+    edited_changes: approval.edit ? JSON.stringify(approval.edit.changes) : null,
     edited_by: approval.edit?.editedBy ?? null,
     edited_at: approval.edit?.editedAt ?? null,
     reminded_at: approval.remindedAt,
@@ -128,6 +131,7 @@ export function createApprovalQueries({ db: storeDb }: Pick<Store, "db">) {
           edited_arguments_sealed: edit?.argumentsSealed ?? null,
           edited_arguments_redacted: edit ? JSON.stringify(edit.argumentsRedacted) : null,
           edited_fingerprint: edit?.argumentsFingerprint ?? null,
+          edited_changes: edit ? JSON.stringify(edit.changes) : null,
           edited_by: edit?.editedBy ?? null,
           edited_at: edit?.editedAt ?? null,
         })

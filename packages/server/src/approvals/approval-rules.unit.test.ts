@@ -113,7 +113,7 @@ describe("mismatchOf", () => {
   });
 
   it("accepts the call as requested or as an approver edited it, and nothing else", () => {
-    const edit = { argumentsSealed: "sealed", argumentsRedacted: {}, argumentsFingerprint: "edited", editedBy: "member", editedAt: NOW.toISOString() };
+    const edit = { argumentsSealed: "sealed", argumentsRedacted: {}, argumentsFingerprint: "edited", changes: [], editedBy: "member", editedAt: NOW.toISOString() };
     const edited = approval({ edit });
     expect(mismatchOf(edited, exactCall())).toBeUndefined();
     expect(mismatchOf(edited, exactCall({ argumentsFingerprint: "edited" }))).toBeUndefined();

@@ -14,7 +14,6 @@ import { votesNeeded } from "./approval-requirement.js";
 import { present } from "./approval-service.js";
 import type { ApprovalVote, ApprovalVoteQueries } from "./approval-vote-queries.js";
 import { approvingVotes, eligibleVoters, type MemberDirectory } from "./approval-voting.js";
-import { argumentChanges } from "./argument-changes.js";
 import { visibleStatus } from "./approval-rules.js";
 
 export type ApprovalViewDeps = {
@@ -37,7 +36,7 @@ export function createApprovalViews(deps: ApprovalViewDeps) {
     if (!edit) return null;
     return {
       arguments: edit.argumentsRedacted as Record<string, unknown>,
-      changes: argumentChanges(approval.argumentsRedacted, edit.argumentsRedacted),
+      changes: edit.changes,
       edited_by: edit.editedBy,
       edited_at: edit.editedAt,
     };

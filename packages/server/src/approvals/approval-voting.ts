@@ -20,7 +20,7 @@ import type { ApprovalSettingsQueries } from "./approval-settings-queries.js";
 import type { ApprovalVote, ApprovalVoteQueries } from "./approval-vote-queries.js";
 
 /** Edited arguments after the tool's schema and the policy accepted them, sealed for the invocation. */
-export type CheckedEdit = Pick<ApprovalEdit, "argumentsSealed" | "argumentsRedacted" | "argumentsFingerprint">;
+export type CheckedEdit = Pick<ApprovalEdit, "argumentsSealed" | "argumentsRedacted" | "argumentsFingerprint" | "changes">;
 /** Validates, re-checks against policy and seals an edit (tools/approval-edit-check.ts); throws the refusal. */
 export type EditCheck = (approval: Approval, args: Record<string, unknown>) => Promise<CheckedEdit>;
 /** A tenant's members as approver rules see them. */
@@ -120,6 +120,8 @@ export function createApprovalVoting(deps: VotingDeps) {
         requested_arguments: approval.argumentsRedacted,
         previous_arguments: approval.edit?.argumentsRedacted ?? approval.argumentsRedacted,
         edited_arguments: edit?.argumentsRedacted ?? approval.argumentsRedacted,
+        // From the requested call to the one that now runs; an edit of a redacted field still names its path.
+        changes: edit?.changes ?? [],
         previous_digest: digestOf(approval),
         digest: digestOf(edited),
       },

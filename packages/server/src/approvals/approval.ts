@@ -1,4 +1,5 @@
 import type { TestOrLive } from "../ids.js";
+import type { ArgumentChange } from "./argument-changes.js";
 
 export type ApprovalStatus = "pending" | "approved" | "denied" | "expired" | "consumed";
 
@@ -32,6 +33,8 @@ export type ApprovalEdit = {
   argumentsSealed: string;
   argumentsRedacted: unknown;
   argumentsFingerprint: string;
+  /** What the edit changed from the requested call: paths found on the real arguments, values redacted. */
+  changes: ArgumentChange[];
   editedBy: string;
   editedAt: string;
 };

@@ -65,7 +65,7 @@ describe("the Slack approval messages", () => {
   });
 
   it("show the edited arguments when an approver edited the call", () => {
-    const edit = { argumentsSealed: "x", argumentsRedacted: { channel: "#ops", text: "fixed" }, argumentsFingerprint: "g", editedBy: "member:m1", editedAt: approval.requestedAt };
+    const edit = { argumentsSealed: "x", argumentsRedacted: { channel: "#ops", text: "fixed" }, argumentsFingerprint: "g", changes: [{ path: "/text", from: "ship it", to: "fixed" }], editedBy: "member:m1", editedAt: approval.requestedAt };
     const text = textOf(requestMessage(notice({ edit })));
     expect(text).toContain("edited by an approver");
     expect(text).toContain("#ops");

@@ -426,6 +426,8 @@ export interface ApprovalsTable {
   edited_arguments_sealed: string | null;
   edited_arguments_redacted: string | null;
   edited_fingerprint: string | null;
+  /** JSON `ArgumentChange[]`: what the edit changed, computed once from the real arguments (values redacted). */
+  edited_changes: string | null;
   edited_by: string | null;
   edited_at: string | null;
   reminded_at: string | null;

@@ -1,7 +1,8 @@
 /**
  * An approval shows its call's arguments with credential-like fields redacted. An admin deciding
- * may need the exact values: this opens the arguments sealed with the waiting invocation, and the
- * audit log records who looked. It lives in tools/ because the arguments are the invocation's.
+ * may need the exact values: this opens the arguments sealed with the waiting invocation (and an
+ * approver's edit of them, which is what the call will send), and the audit log records who
+ * looked. It lives in tools/ because the arguments are the invocation's.
  */
 import { Type } from "@sinclair/typebox";
 import type { ApprovalService } from "../approvals/approval-service.js";
@@ -11,8 +12,16 @@ import type { App } from "../http/app-type.js";
 import { actorOf } from "../http/credentials.js";
 import { errorResponses, IdParams, Uuid } from "../http/schemas.js";
 import type { InvocationReader } from "../invocations/invocation-reader.js";
+import type { InvocationSeals } from "../invocations/invocation-seals.js";
 
-type Deps = { approvals: Pick<ApprovalService, "get">; invocationReader: Pick<InvocationReader, "sealedArgumentsOf">; audit: Pick<AuditLog, "append"> };
+type Deps = {
+  approvals: Pick<ApprovalService, "get">;
+  invocationReader: Pick<InvocationReader, "sealedArgumentsOf">;
+  seals: Pick<InvocationSeals, "openEditedArguments">;
+  audit: Pick<AuditLog, "append">;
+};
+
+const Arguments = (description: string) => Type.Object({}, { additionalProperties: true, description });
 
 export function registerApprovalArgumentsRoute(app: App, deps: Deps) {
   app.post(
@@ -23,11 +32,16 @@ export function registerApprovalArgumentsRoute(app: App, deps: Deps) {
         tags: ["approvals"],
         summary: "Reveal the exact arguments of an approval's call (admins; audited)",
         description:
-          "Answers the arguments unredacted, as the call will send them, and records `approval.arguments_revealed` in the audit log. " +
-          "Only while the approval is pending: 409 conflict once it was decided, expired or used.",
+          "Answers the arguments unredacted and records `approval.arguments_revealed` in the audit log. `arguments` are the ones the " +
+          "call will send: an approver's edit when the call was edited, else the agent's. `requested_arguments` are the ones the agent " +
+          "sent (equal to `arguments` when nobody edited). Only while the approval is pending: 409 conflict once it was decided, expired or used.",
         params: IdParams,
         response: {
-          200: Type.Object({ approval_id: Uuid, arguments: Type.Object({}, { additionalProperties: true }) }),
+          200: Type.Object({
+            approval_id: Uuid,
+            arguments: Arguments("Exactly what the call will send if approved (the edited arguments when edited)"),
+            requested_arguments: Arguments("Exactly what the agent sent"),
+          }),
           ...errorResponses(400, 401, 403, 404, 409, 503),
         },
       },
@@ -39,7 +53,9 @@ export function registerApprovalArgumentsRoute(app: App, deps: Deps) {
       if (approval.status !== "pending") {
         throw new BrokerError("conflict", `the approval is ${approval.status}; exact arguments are shown only while it waits for a decision`, { status: approval.status });
       }
-      const args = await deps.invocationReader.sealedArgumentsOf(tenantId, approval.invocationId);
+      const requested = await deps.invocationReader.sealedArgumentsOf(tenantId, approval.invocationId);
+      const { edit } = approval;
+      const args = edit ? await deps.seals.openEditedArguments(tenantId, approval.invocationId, edit.argumentsSealed) : requested;
       await deps.audit.append({
         tenantId,
         actor: actorOf(request.credential),
@@ -48,9 +64,9 @@ export function registerApprovalArgumentsRoute(app: App, deps: Deps) {
         agentAppId: approval.agentAppId,
         toolName: approval.toolName,
         endUserId: approval.endUserId,
-        data: { invocation_id: approval.invocationId },
+        data: { invocation_id: approval.invocationId, edited: edit !== null },
       });
-      return { approval_id: approval.id, arguments: args };
+      return { approval_id: approval.id, arguments: args, requested_arguments: requested };
     },
   );
 }

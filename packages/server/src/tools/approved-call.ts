@@ -4,7 +4,6 @@
  * changed, who edited, what the agent asked for). Continue and re-execute (REST and MCP) share this.
  */
 import type { Approval } from "../approvals/approval.js";
-import { argumentChanges } from "../approvals/argument-changes.js";
 import type { CallDescription } from "../invocations/invocation-states.js";
 import type { InvocationSeals } from "../invocations/invocation-seals.js";
 
@@ -13,9 +12,9 @@ export type ApprovedRun = { call: CallDescription; args: Record<string, unknown>
 export type EditedArguments = Pick<InvocationSeals, "openEditedArguments">;
 
 /**
- * `requested` is the call as the agent asked for it, with its arguments. What changed is read from
- * the two redacted versions the approval keeps: the agent is never told a credential-like value,
- * not even one an approver typed.
+ * `requested` is the call as the agent asked for it, with its arguments. What changed was computed
+ * when the edit was made (from the real arguments, values redacted): the agent is told every path
+ * an approver changed, but never a credential-like value, not even one an approver typed.
  */
 export async function approvedRun(requested: ApprovedRun, approval: Approval, seals: EditedArguments): Promise<ApprovedRun> {
   const { edit } = approval;
@@ -26,7 +25,7 @@ export async function approvedRun(requested: ApprovedRun, approval: Approval, se
     argumentsRedacted: edit.argumentsRedacted,
     argumentsFingerprint: edit.argumentsFingerprint,
     approvalEdit: {
-      changes: argumentChanges(approval.argumentsRedacted, edit.argumentsRedacted),
+      changes: edit.changes,
       editedBy: edit.editedBy,
       requestedArgumentsRedacted: approval.argumentsRedacted,
     },

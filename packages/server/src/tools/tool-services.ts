@@ -66,6 +66,8 @@ export function createToolServices(deps: ToolServiceDeps) {
   const tenantQueries = createTenantQueries(store);
   const approverMembers: MemberDirectory = async (tenantId, trx) => (await tenantQueries.listMembers(tenantId, trx)).map(approverMemberOf);
   const seals = createInvocationSeals(vault);
+  const invocationQueries = createInvocationQueries(store);
+  const invocationReader = createInvocationReader({ find: invocationQueries.find, seals });
   const approvals = createApprovalService({
     store,
     queries: approvalQueries,
@@ -77,16 +79,14 @@ export function createToolServices(deps: ToolServiceDeps) {
     ttlSeconds: deps.approvalTtlSeconds,
     votes: approvalVotes,
     members: approverMembers,
-    checkEdit: createApprovalEditCheck({ catalogue, policies, seals }),
+    checkEdit: createApprovalEditCheck({ catalogue, policies, seals, requestedArguments: invocationReader.sealedArgumentsOf }),
     endUserUrl: deps.endUserUrl,
   });
-  const invocationQueries = createInvocationQueries(store);
   const idempotency = createIdempotency({ queries: deps.idempotencyQueries, clock });
   const lifecycle = createInvocationLifecycle({ store, queries: invocationQueries, approvals, events, audit, idempotency, vault, clock });
   const credentialResolution = createCredentialResolution({ connections: deps.connectionCache, refresher: deps.credentialRefresher, secretItems: deps.secretItems });
   const perform = createPerform({ upstreamCall: createUpstreamCall({ upstream: deps.upstream, refresher: deps.credentialRefresher }), lifecycle });
   const replay = createInvocationReplay({ invocationQueries, seals, lifecycle });
-  const invocationReader = createInvocationReader({ find: invocationQueries.find, seals });
   const executeService = createExecuteService({ catalogue, credentialResolution, policies, approvals, agentApps: deps.agentApps, lifecycle, perform, idempotency, replay, seals });
   const continueService = createContinueService({ clock, invocationQueries, policies, approvals, lifecycle, seals, catalogue, credentialResolution, perform, replay });
   return { policies, approvals, approvalQueries, approvalVotes, approverMembers, approvalSettings, approvalDeliveries, approvalBindings, idempotency, lifecycle, seals, invocationReader, executeService, continueService };

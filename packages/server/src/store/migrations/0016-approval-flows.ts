@@ -14,6 +14,8 @@ const COLUMNS = {
     "edited_arguments_sealed",
     "edited_arguments_redacted",
     "edited_fingerprint",
+    // What the edit changed (JSON), computed once from the real arguments, values redacted.
+    "edited_changes",
     "edited_by",
     "edited_at",
     "reminded_at",

@@ -26,6 +26,7 @@ export function benchBrokerEnvironment(dataDir: string, upstreamPort: number): R
     BROKER_RATE_LIMIT_EXECUTE: "1000000000",
     BROKER_RATE_LIMIT_TOKEN: "1000000000",
     BROKER_WEBHOOK_WORKER: "false",
+    BROKER_APPROVAL_WORKER: "false",
     BROKER_PROVIDER_SCM_CLIENT_ID: "bench-client",
     BROKER_PROVIDER_SCM_CLIENT_SECRET: "bench-secret",
     BROKER_PROVIDER_SCM_API_BASE_URL: `http://127.0.0.1:${upstreamPort}`,

@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   approval_not_eligible: 403,
   approval_edit_forbidden: 403,
   approval_edit_refused: 403,
+  approval_changed: 409,
   idempotency_key_reused: 409,
   request_in_progress: 409,
   outcome_unknown: 409,

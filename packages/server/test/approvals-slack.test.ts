@@ -212,7 +212,7 @@ describeEachDatabase("approvals in Slack", (kind) => {
 
     it("refuses an approve whose digest is not the call's (409) and decides nothing", async () => {
       const { approvalId } = await postedApproval(tenant);
-      expectError(await signedPost(form(button(JSON.stringify({ approval_id: approvalId, digest: `sha256:${"0".repeat(64)}` })))), 409, "conflict");
+      expectError(await signedPost(form(button(JSON.stringify({ approval_id: approvalId, digest: `sha256:${"0".repeat(64)}` })))), 409, "approval_changed");
       expect(await approvalStatus(world.broker, tenant, approvalId)).toBe("pending");
     });
   });

@@ -8,6 +8,8 @@ import type { LinkView } from "./approval-page-service.js";
 
 /** The hidden field that proves a post comes from this browser's view of the page (the page guard). */
 export const APPROVAL_PAGE_TOKEN_FIELD = "page_token";
+/** The hidden field naming the version of the call the page showed: the decision counts for that version only. */
+export const APPROVAL_PAGE_DIGEST_FIELD = "digest";
 
 function details({ approval, binding }: LinkView): string {
   const account = binding.account ? escapeHtml(binding.account.displayName) : "none";
@@ -35,7 +37,9 @@ function closedNote(view: LinkView): string | undefined {
 }
 
 function form(view: LinkView, actionUrl: string, pageToken: string): string {
-  const token = `<input type="hidden" name="${APPROVAL_PAGE_TOKEN_FIELD}" value="${escapeHtml(pageToken)}">`;
+  const token =
+    `<input type="hidden" name="${APPROVAL_PAGE_TOKEN_FIELD}" value="${escapeHtml(pageToken)}">` +
+    `<input type="hidden" name="${APPROVAL_PAGE_DIGEST_FIELD}" value="${escapeHtml(view.binding.digest)}">`;
   const { kind } = view.claims;
   const buttons =
     kind === "end_user"

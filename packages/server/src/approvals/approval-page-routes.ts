@@ -11,7 +11,7 @@ import type { App } from "../http/app-type.js";
 import { sendPage } from "../http/html-page.js";
 import { errorResponses, StringEnum } from "../http/schemas.js";
 import { APPROVAL_PAGE_PATH } from "./approval-links.js";
-import { APPROVAL_PAGE_TOKEN_FIELD, approvalPage, decidedPage } from "./approval-page-html.js";
+import { APPROVAL_PAGE_DIGEST_FIELD, APPROVAL_PAGE_TOKEN_FIELD, approvalPage, decidedPage } from "./approval-page-html.js";
 import type { ApprovalPageService } from "./approval-page-service.js";
 
 export const APPROVAL_PAGE: GuardedPage = {
@@ -24,6 +24,9 @@ const DecideForm = Type.Object(
   {
     decision: Type.Optional(StringEnum(["approve", "deny"] as const)),
     [APPROVAL_PAGE_TOKEN_FIELD]: Type.Optional(Type.String({ maxLength: 2000, description: "The hidden field of the page's form: it proves the post comes from this browser's view of the page" })),
+    [APPROVAL_PAGE_DIGEST_FIELD]: Type.Optional(
+      Type.String({ pattern: "^sha256:[0-9a-f]{64}$", description: "The hidden field naming the call's digest as the page showed it: an approve counts for that version only" }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -75,6 +78,7 @@ export function registerApprovalPageRoutes(app: App, deps: PageRouteDeps) {
           description:
             `Form fields \`decision\` (approve or deny; an email's link is its own choice) and the page's \`${APPROVAL_PAGE_TOKEN_FIELD}\`, with the cookie the page set: ` +
             "403 forbidden when the post did not come from this browser's view of the page. The link is spent with the decision: 410 approval_link_used afterwards. " +
+            `The form's \`${APPROVAL_PAGE_DIGEST_FIELD}\` is the digest the page showed: an approve of a call edited since is 409 approval_changed (the link stays unspent; open it again to review the call as it stands). ` +
             "409 approval_already_decided or approval_expired as for the API's decide; 403 approval_not_eligible for an approver the approval does not wait for.",
           params: TokenParams,
           consumes: ["application/x-www-form-urlencoded"],
@@ -87,7 +91,7 @@ export function registerApprovalPageRoutes(app: App, deps: PageRouteDeps) {
         const form = request.body as Static<typeof DecideForm>;
         const opened = await deps.approvalPages.open(token);
         deps.pageGuard.check(request, opened.claims.linkId, form[APPROVAL_PAGE_TOKEN_FIELD]);
-        const view = await deps.approvalPages.decide(opened, form.decision);
+        const view = await deps.approvalPages.decide(opened, form.decision, form[APPROVAL_PAGE_DIGEST_FIELD]);
         return sendPage(reply, 200, decidedPage(view, view.claims.kind === "end_user" ? form.decision! : view.claims.kind));
       },
     );

@@ -59,9 +59,10 @@ export function createApprovalPageService({ links, approvals, bindings, linkUses
 
     /**
      * Decides through a link opened with `open`: the end user's page chooses; an email's link is its own choice (a
-     * form saying otherwise is refused). 410 approval_link_used for a link that already decided.
+     * form saying otherwise is refused). 410 approval_link_used for a link that already decided. `digest` is the version
+     * of the call the page showed (its form's hidden field): an approve of a call edited since is refused, the link unspent.
      */
-    async decide({ claims }: LinkView, choice: "approve" | "deny" | undefined): Promise<LinkView> {
+    async decide({ claims }: LinkView, choice: "approve" | "deny" | undefined, digest?: string): Promise<LinkView> {
       const decision = claims.kind === "end_user" ? choice : claims.kind;
       if (decision === undefined || (choice !== undefined && choice !== decision)) {
         throw new BrokerError("invalid_request", claims.kind === "end_user" ? "choose approve or deny" : `this link can only ${claims.kind}`, { fields: ["decision"] });
@@ -70,7 +71,7 @@ export function createApprovalPageService({ links, approvals, bindings, linkUses
         if (!(await linkUses.spend({ linkId: claims.linkId, approvalId: claims.approvalId, at: clock.now().toISOString() }, trx))) throw linkUsed();
       };
       if (await linkUses.isUsed(claims.linkId)) throw linkUsed();
-      const approval = await approvals.decide(claims.tenantId, claims.approvalId, { decision }, await deciderOf(claims), { alsoIn: spend });
+      const approval = await approvals.decide(claims.tenantId, claims.approvalId, { decision, digest }, await deciderOf(claims), { alsoIn: spend });
       return { claims, approval, binding: await bindings.describe(approval), used: true };
     },
   };

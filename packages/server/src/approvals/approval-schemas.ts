@@ -84,6 +84,14 @@ export const DecideBody = Type.Object(
     decision: StringEnum(["approve", "deny"] as const),
     reason: Type.Optional(Type.String({ maxLength: 1000 })),
     arguments: Type.Optional(Type.Object({}, { additionalProperties: true, description: "Edited arguments (approve only): the call that runs instead of the one requested" })),
+    digest: Type.Optional(
+      Type.String({
+        pattern: "^sha256:[0-9a-f]{64}$",
+        description:
+          "The approval's `digest` as you reviewed it. An approve counts only for the call as it stands: when it was edited since (its digest is another), " +
+          "409 approval_changed. Absent: the call as the agent requested it (`requested_digest`). A deny is taken on any version.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

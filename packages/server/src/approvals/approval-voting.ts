@@ -13,7 +13,7 @@ import type { EventOutbox } from "../events/event-outbox.js";
 import type { Executor, Store, Tx } from "../store/database.js";
 import { voterOf, type Approval, type ApprovalEdit, type Decider, type DecisionInput } from "./approval.js";
 import type { ApprovalDeliveryQueries } from "./approval-delivery-queries.js";
-import { digestOf } from "./approval-digest.js";
+import { digestOf, requestedDigestOf } from "./approval-digest.js";
 import type { ApprovalQueries } from "./approval-queries.js";
 import { eligibleMembers, votesNeeded, type ApproverMember } from "./approval-requirement.js";
 import type { ApprovalSettingsQueries } from "./approval-settings-queries.js";
@@ -76,6 +76,26 @@ function assertEditable(approval: Approval, input: DecisionInput, decider: Decid
   }
   if (!approval.requirement.editsAllowed || decider.kind !== "member") {
     throw new BrokerError("approval_edit_forbidden", decider.kind === "member" ? "the policy rule that asked for this approval forbids edits" : "the end user approves or denies the call as it is", { rule_id: approval.ruleId });
+  }
+}
+
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * A vote is bound to the version of the call its voter was shown (`input.digest`; none: the call as the
+ * agent requested it). An approve, with or without an edit, counts only when that is the call as it stands
+ * now: approving what someone else edited meanwhile would grant a call the voter never saw. A deny is safe
+ * on any version. Asked again under the approval's lock, where no edit can slip in.
+ */
+function assertShownVersion(approval: Approval, input: DecisionInput) {
+  if (input.digest !== undefined && !DIGEST.test(input.digest)) {
+    throw new BrokerError("invalid_request", "digest must be the approval's digest as shown: sha256: and 64 lowercase hex digits", { fields: [{ location: "body", field: "/digest", message: "must match ^sha256:[0-9a-f]{64}$" }] });
+  }
+  if (input.decision !== "approve") return;
+  const expected = input.digest ?? requestedDigestOf(approval);
+  const current = digestOf(approval);
+  if (expected !== current) {
+    throw new BrokerError("approval_changed", "the call was edited since you were shown it: review the call as it now stands (its digest) and decide again", { digest: current, expected });
   }
 }
 
@@ -186,6 +206,7 @@ export function createApprovalVoting(deps: VotingDeps) {
       await votersOf(seen, decider);
       assertEditable(seen, input, decider);
       if (!isOpen(seen, clock.now().toISOString())) throw undecidable(seen);
+      assertShownVersion(seen, input);
       // Schema, policy and sealing read nothing the decision writes: checked before the lock is taken
       // (who may vote and whether it is still open are asked again under it).
       const checked = input.arguments === undefined ? undefined : await deps.checkEdit(seen, input.arguments);
@@ -195,6 +216,7 @@ export function createApprovalVoting(deps: VotingDeps) {
         const at = clock.now().toISOString();
         const eligible = await votersOf(approval, decider, trx);
         if (!isOpen(approval, at)) throw undecidable(approval);
+        assertShownVersion(approval, input);
         const edited = await applyEdit(approval, checked, decider, at, trx);
         const cast = await votes.listFor(tenantId, [id], trx);
         const mine = cast.find((vote) => vote.voter === voterOf(decider) && vote.digest === digestOf(edited));

@@ -88,6 +88,11 @@ export type DecisionInput = {
   reason?: string | undefined;
   /** Edited arguments (approve only): the call that runs instead of the one requested. */
   arguments?: Record<string, unknown> | undefined;
+  /**
+   * The digest of the call the decider was shown. An approve counts only for that version: when it is
+   * not the call as it stands (edited since), the vote is refused. Absent: the call as the agent requested it.
+   */
+  digest?: string | undefined;
 };
 
 export const voterOf = (decider: Decider) => (decider.kind === "member" ? `member:${decider.memberId}` : `end_user:${decider.endUserId}`);

@@ -56,7 +56,7 @@ export function registerSlackInteractivityRoutes(app: App, deps: SlackInteractiv
             "Set as the Slack app's Interactivity Request URL. Form field `payload` (Slack's `block_actions` JSON); headers `X-Slack-Request-Timestamp` and " +
             "`X-Slack-Signature` (`v0=` HMAC-SHA256 of `v0:{timestamp}:{body}` under `BROKER_SLACK_SIGNING_SECRET`). 401 for a missing or wrong signature or a timestamp " +
             "more than five minutes from now; 404 when the broker has no signing secret, or for an unknown approval; 403 forbidden when the presser's Slack identity " +
-            "is no member of the approval's tenant; 409 when the approval was decided, expired, or its call was edited after the message was posted.",
+            "is no member of the approval's tenant; 409 when the approval was decided or expired, and 409 approval_changed for an Approve on a message showing a call edited since it was posted.",
           consumes: ["application/x-www-form-urlencoded"],
           body: PressForm,
           response: { 200: PressAnswer, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },

@@ -7,7 +7,6 @@
 import { BrokerError, notFound } from "../errors.js";
 import type { TenantMembersTable } from "../store/schema.js";
 import type { Approval, DecisionInput } from "./approval.js";
-import { digestOf } from "./approval-digest.js";
 import type { ApprovalService } from "./approval-service.js";
 import { APPROVE_ACTION, DENY_ACTION, type ButtonValue } from "./slack-blocks.js";
 
@@ -72,12 +71,10 @@ export function createSlackInteractivity({ approvals, findApproval, listMembers 
       if (!member) {
         throw new BrokerError("forbidden", "this Slack user is not a member of the approval's tenant (an admin sets slack_user_id on the member)", { slack_user_id: press.slackUserId });
       }
-      // An approval binds to what the approver saw: a message showing another call (edited since) approves nothing.
-      if (press.decision === "approve" && press.digest !== digestOf(approval)) {
-        throw new BrokerError("conflict", "the call was edited after this Slack message was posted; decide it in the console", { digest: digestOf(approval) });
-      }
       const decider = { kind: "member", memberId: member.id, via: "slack", actor: { type: "operator", id: `${member.issuer}|${member.subject}` } } as const;
-      const decided = await approvals.decide(approval.tenantId, approval.id, { decision: press.decision }, decider);
+      // The button carries the digest its message showed: decide checks it under the approval's lock, so a message
+      // showing another call (edited since, even a moment ago) approves nothing (409 approval_changed).
+      const decided = await approvals.decide(approval.tenantId, approval.id, { decision: press.decision, digest: press.digest }, decider);
       return { handled: true, approvalId: approval.id, decision: press.decision, status: decided.status };
     },
   };

@@ -28,7 +28,7 @@ export async function addMember(broker: TestBroker, tenant: TestTenant, role: "a
   return member;
 }
 
-export type VoteBody = { decision: "approve" | "deny"; reason?: string; arguments?: Record<string, unknown> };
+export type VoteBody = { decision: "approve" | "deny"; reason?: string; arguments?: Record<string, unknown>; digest?: string };
 
 export const vote = (broker: TestBroker, member: TestMember, approvalId: string, body: VoteBody) =>
   call(broker, "POST", `/v1/approvals/${approvalId}/decide`, { ...member.auth, body });

@@ -1,9 +1,8 @@
 /**
- * Security review of issue 39, Slack: a press approves only the call its message showed. The
- * digest the button carries is compared with the approval read before the decision's lock, and
- * `decide` is not told which version the press was for; an edit landing in between (another
- * approver in the console) makes the press count for the edited call. FAILS on purpose. The race
- * is made deterministic by letting the edit land right after the press read the approval.
+ * Slack: a press approves only the call its message showed. The button's digest is checked by
+ * decide under the approval's lock, so an edit landing between the press reading the approval and
+ * its vote (another approver in the console) makes the press refused, not counted for the edited
+ * call. The race is made deterministic by letting the edit land right after the press read the approval.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createSlackInteractivity } from "../src/approvals/slack-interactivity.js";
@@ -16,7 +15,7 @@ import { createSlackTenant, linkSlackUser, startSlackWorld, type SlackTenant, ty
 
 const WANDA = `${DEFAULT_SLACK_USER.teamId}:${DEFAULT_SLACK_USER.id}`;
 
-describeEachDatabase("review: a Slack press racing an edit", (kind) => {
+describeEachDatabase("a Slack press racing an edit", (kind) => {
   let world: SlackWorld;
   let tenant: SlackTenant;
   let bo: TestMember;
@@ -47,8 +46,10 @@ describeEachDatabase("review: a Slack press racing an edit", (kind) => {
     });
     const value = JSON.stringify({ approval_id, digest: digestOf(shown) });
     const payload = JSON.stringify({ type: "block_actions", user: { id: DEFAULT_SLACK_USER.id, team_id: DEFAULT_SLACK_USER.teamId }, actions: [{ action_id: "toolbroker_approval_approve", type: "button", value }] });
-    await interactivity.press(payload).catch(() => undefined);
+    await expect(interactivity.press(payload)).rejects.toMatchObject({ code: "approval_changed", details: { expected: digestOf(shown) } });
     const after = await showApproval(world.broker, bo, approval_id);
     expect(after.body.status, "Wanda approved spoon-knife by pressing Approve under a hello-world message").toBe("pending");
+    expect(after.body.approvers).toMatchObject({ approved: 1 });
+    expect((after.body.approvers as { votes: { via: string }[] }).votes.map((cast) => cast.via)).toEqual(["api"]);
   });
 });

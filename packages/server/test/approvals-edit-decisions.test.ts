@@ -65,7 +65,8 @@ describeEachDatabase("approving with edits", (kind) => {
     const row = await world.broker.services.store.db.selectFrom("approvals").select("edited_arguments_sealed").where("id", "=", approval_id).executeTakeFirstOrThrow();
     expect(row.edited_arguments_sealed).not.toContain("spoon-knife");
 
-    const done = await vote(world.broker, second, approval_id, { decision: "approve" });
+    // The second approver reviewed the edited call: their approve names its digest.
+    const done = await vote(world.broker, second, approval_id, { decision: "approve", digest: edited.body.digest });
     expect(done.body).toMatchObject({ status: "approved", approvers: { approved: 2 } });
     const decided = (await outboxEvents(world.broker, tenant.tenantId, "approval.decided")).find((e) => e.data.approval_id === approval_id);
     expect(decided?.data).toMatchObject({ digest: edited.body.digest, edited: true });
@@ -85,13 +86,13 @@ describeEachDatabase("approving with edits", (kind) => {
     expect(edited.body.approvers.votes.map((v: { digest: string }) => v.digest)).toEqual([edited.body.requested_digest, edited.body.digest]);
     expect(edited.body.approvers.waiting_for.map((w: { member_id: string }) => w.member_id)).toEqual([boss.memberId, third.memberId]);
     expect((await showApproval(world.broker, boss, approval_id)).body.you).toEqual({ may_decide: true, vote: null });
-    expect((await vote(world.broker, boss, approval_id, { decision: "approve" })).body).toMatchObject({ status: "approved", approvers: { approved: 2 } });
+    expect((await vote(world.broker, boss, approval_id, { decision: "approve", digest: edited.body.digest })).body).toMatchObject({ status: "approved", approvers: { approved: 2 } });
   });
 
   it("undoes the edit when an approver edits back to the requested arguments", async () => {
     const { approval_id } = await requestApproval(world.broker, deletion(tenant, "hello-world"));
-    await vote(world.broker, admin, approval_id, { decision: "approve", arguments: { owner: tenant.owner, repo: "spoon-knife" } });
-    const back = await vote(world.broker, second, approval_id, { decision: "approve", arguments: { owner: tenant.owner, repo: "hello-world" } });
+    const edited = await vote(world.broker, admin, approval_id, { decision: "approve", arguments: { owner: tenant.owner, repo: "spoon-knife" } });
+    const back = await vote(world.broker, second, approval_id, { decision: "approve", digest: edited.body.digest, arguments: { owner: tenant.owner, repo: "hello-world" } });
     expect(back.body).toMatchObject({ status: "pending", edit: null, approvers: { approved: 1 } });
     expect(back.body.digest).toBe(back.body.requested_digest);
   });

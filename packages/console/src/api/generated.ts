@@ -881,7 +881,7 @@ export interface paths {
         put?: never;
         /**
          * Vote to approve (optionally with edited arguments) or deny a pending call
-         * @description Any member the approval's policy rule names may vote (403 approval_not_eligible otherwise). One deny ends it; it is approved once enough members approved the call as it will run (`digest`). `arguments` (approve only) edit the call: they must fit the tool's schema (422 invalid_tool_args) and policy must still send the edited call to the same rule (403 approval_edit_refused); a rule with `edits: forbidden` refuses them (403 approval_edit_forbidden). An edit makes earlier approving votes stale. The same vote again answers 200 and counts once; the other vote on the same version is 409 approval_already_decided (with details.vote). 409 approval_already_decided once decided, 409 approval_expired after its expiry, 404 for another tenant's approval.
+         * @description Any member the approval's policy rule names may vote (403 approval_not_eligible otherwise). One deny ends it; it is approved once enough members approved the call as it will run (`digest`). `arguments` (approve only) edit the call: they must fit the tool's schema (422 invalid_tool_args) and policy must still send the edited call to the same rule (403 approval_edit_refused); a rule with `edits: forbidden` refuses them (403 approval_edit_forbidden). An edit makes earlier approving votes stale. An approve is bound to the version its voter reviewed: send that `digest` (without it, the call as requested); when the call was edited since, 409 approval_changed (details.digest: the current one; details.expected: yours) and nothing is recorded. The same vote again answers 200 and counts once; the other vote on the same version is 409 approval_already_decided (with details.vote). 409 approval_already_decided once decided, 409 approval_expired after its expiry, 404 for another tenant's approval.
          */
         post: {
             parameters: {
@@ -902,6 +902,8 @@ export interface paths {
                         };
                         /** @enum {string} */
                         decision: "approve" | "deny";
+                        /** @description The approval's `digest` as you reviewed it. An approve counts only for the call as it stands: when it was edited since (its digest is another), 409 approval_changed. Absent: the call as the agent requested it (`requested_digest`). A deny is taken on any version. */
+                        digest?: string;
                         reason?: string;
                     };
                 };

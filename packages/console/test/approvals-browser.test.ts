@@ -139,7 +139,7 @@ type ApprovalBody = {
     expect(await card.getByText("You approved this call.").count()).toBe(1);
     expect(await card.getByRole("button", { name: "Approve", exact: true }).isDisabled()).toBe(true);
     expect(await card.locator(".waiting-for").textContent()).toMatch(/Still needed from: Bob Admin$/);
-    expect(await card.getByRole("list", { name: "Votes" }).textContent()).toMatch(/Alice Admin.*Approved/);
+    expect(await card.getByRole("list", { name: "Votes" }).textContent()).toMatch(/Alice Admin.*Approved.*via console/);
     expect(await page.getByText(/Your approval of scm.delete_repository is recorded: 1 of 2 approvals/).count()).toBe(1);
     await shootBoth(page, "approvals-one-of-two");
     // One approval is not enough: the agent still waits.

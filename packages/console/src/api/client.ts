@@ -32,7 +32,8 @@ function buildUrl(template: string, path: Record<string, unknown> | undefined, q
 }
 
 function headersFor(auth: "tenant" | "operator" | "none", hasBody: boolean): Headers {
-  const headers = new Headers({ accept: "application/json" });
+  // Tells the broker a person pressed a button in the console (recorded as how an approval was decided).
+  const headers = new Headers({ accept: "application/json", "x-broker-client": "console" });
   if (hasBody) headers.set("content-type", "application/json");
   if (auth === "none") return headers;
   const session = sessionStore.get();

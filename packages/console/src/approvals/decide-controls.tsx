@@ -29,7 +29,8 @@ export function DecideControls({ approval, onOutcome }: { approval: Approval; on
       message: result.status === "pending" ? `Your approval of ${approval.tool_name} is recorded: ${progressInWords(result)}.` : `Approved ${approval.tool_name}.`,
       tone: "success",
     });
-  const approve = () => decide.mutate({ decision: "approve" }, { onSuccess: approved, onError });
+  // The approval is bound to the version this page shows: an edit by someone else since is refused (409 approval_changed).
+  const approve = () => decide.mutate({ decision: "approve", digest: approval.digest }, { onSuccess: approved, onError });
   const deny = () =>
     decide.mutate(
       { decision: "deny", ...(reason.trim() ? { reason: reason.trim() } : {}) },

@@ -60,7 +60,7 @@ export function EditArguments({ approval, onOutcome }: { approval: Approval; onO
   const approve = () => {
     if (!("value" in parsed)) return;
     decide.mutate(
-      { decision: "approve", arguments: parsed.value },
+      { decision: "approve", arguments: parsed.value, digest: approval.digest },
       { onSuccess: (result) => onOutcome?.({ message: result.status === "pending" ? `Approved ${approval.tool_name} as edited; more approvals are needed.` : `Approved ${approval.tool_name} as edited.`, tone: "success" }) },
     );
   };

@@ -71,6 +71,7 @@ export function registerApprovalRoutes(app: App, deps: ApprovalRouteDeps) {
           "and policy must still send the edited call to the same rule (403 approval_edit_refused); a rule with `edits: forbidden` refuses them " +
           "(403 approval_edit_forbidden). An edit makes earlier approving votes stale. An approve is bound to the version its voter reviewed: send that `digest` " +
           "(without it, the call as requested); when the call was edited since, 409 approval_changed (details.digest: the current one; details.expected: yours) and nothing is recorded. " +
+          "A vote's `via` is `console` when the request carries `X-Broker-Client: console` (the console sends it), else `api`. " +
           "The same vote again answers 200 and counts once; the other " +
           "vote on the same version is 409 approval_already_decided (with details.vote). 409 approval_already_decided once decided, 409 approval_expired after its expiry, " +
           "404 for another tenant's approval.",
@@ -82,7 +83,9 @@ export function registerApprovalRoutes(app: App, deps: ApprovalRouteDeps) {
     async (request) => {
       const { credential } = request;
       if (credential.kind !== "operator") throw new BrokerError("forbidden", "only a tenant member decides approvals");
-      const decider = { kind: "member", memberId: credential.memberId, via: "api", actor: { type: "operator", id: `${credential.issuer}|${credential.subject}` } } as const;
+      // A label, not a credential: the console says it is the console, so a vote shows where the person pressed.
+      const via = request.headers["x-broker-client"] === "console" ? "console" : "api";
+      const decider = { kind: "member", memberId: credential.memberId, via, actor: { type: "operator", id: `${credential.issuer}|${credential.subject}` } } as const;
       const approval = await deps.approvals.decide(credential.tenantId, request.params.id, request.body, decider);
       return showOne(approval, credential);
     },

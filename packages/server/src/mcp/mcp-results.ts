@@ -36,7 +36,8 @@ const shown = (value: unknown) => (value === undefined ? "(absent)" : JSON.strin
 
 export function editNote(approval: ApprovalNote): string {
   const changes = approval.changes.map((change) => `${change.path}: ${shown(change.from)} -> ${shown(change.to)}`);
-  const what = changes.length > 0 ? `: ${changes.join("; ")}` : " (in fields that are not shown)";
+  // Every edit lists at least one change (credential-like fields by path, values hidden); none only for an edit recorded without them.
+  const what = changes.length > 0 ? `: ${changes.join("; ")}` : "";
   return `Note: a person edited this call before approving it (approval ${approval.approval_id}); it ran with changed arguments${what}.`;
 }
 

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import nodemailer from "nodemailer";
+import { isLoopbackHostname } from "../shared/loopback.js";
 import { ChannelFailure, type ApprovalChannel, type ApprovalNotice } from "./approval-channel.js";
 import { approvalEmail } from "./approval-email.js";
 import type { ApprovalLinks } from "./approval-links.js";
@@ -21,8 +22,15 @@ type EmailChannelDeps = {
   publicUrl: string;
 };
 
-/** nodemailer's SMTP transport for `BROKER_SMTP_URL` (smtp:// with STARTTLS when offered, smtps:// for TLS). */
-export const smtpTransport = (url: string): MailTransport => nodemailer.createTransport(url);
+/**
+ * nodemailer's SMTP transport for `BROKER_SMTP_URL`: smtps:// is TLS from the start; smtp:// to
+ * another machine must upgrade with STARTTLS or not send (the messages carry approve links); only a
+ * relay on this machine's loopback may take them in plain text.
+ */
+export function smtpTransport(url: string): MailTransport {
+  const { protocol, hostname } = new URL(url);
+  return nodemailer.createTransport({ url, requireTLS: protocol === "smtp:" && !isLoopbackHostname(hostname) });
+}
 
 const progressOf = (progress: unknown): Progress =>
   typeof progress === "object" && progress !== null && Array.isArray((progress as Progress).emailed) ? { emailed: [...(progress as Progress).emailed] } : { emailed: [] };

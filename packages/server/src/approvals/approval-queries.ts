@@ -1,11 +1,13 @@
 import { sql } from "kysely";
 import type { Executor, Store } from "../store/database.js";
+import type { TestOrLive } from "../ids.js";
 import type { ApprovalsTable } from "../store/schema.js";
 import { DEFAULT_REQUIREMENT, type Approval, type ApprovalDecision, type ApprovalEdit, type ApprovalRequirement, type PendingCursor } from "./approval.js";
 import type { ExactCall } from "./approval-rules.js";
 import type { ArgumentChange } from "./argument-changes.js";
 
-export type PendingPage = { limit: number; after?: PendingCursor | undefined; now: string };
+/** `env`: only that environment's approvals (a control key reads its own environment's). */
+export type PendingPage = { limit: number; after?: PendingCursor | undefined; now: string; env?: TestOrLive | undefined };
 /** Which approvals a list shows: waiting for a decision (oldest first), or the rest, or all (newest first). */
 export type ApprovalListStatus = "pending" | "decided" | "all";
 
@@ -100,6 +102,7 @@ export function createApprovalQueries({ db: storeDb }: Pick<Store, "db">) {
         .where("tenant_id", "=", tenantId)
         .where("status", "=", "pending")
         .where("expires_at", ">", page.now);
+      if (page.env) query = query.where("env", "=", page.env);
       if (page.after) {
         const { requestedAt, id } = page.after;
         query = query.where((eb) => eb.or([eb("created_at", ">", requestedAt), eb.and([eb("created_at", "=", requestedAt), eb("id", ">", id)])]));
@@ -115,6 +118,7 @@ export function createApprovalQueries({ db: storeDb }: Pick<Store, "db">) {
     async listNewestFirst(tenantId: string, status: Exclude<ApprovalListStatus, "pending">, page: PendingPage, db: Executor = storeDb): Promise<Approval[]> {
       let query = db.selectFrom("approvals").selectAll().where("tenant_id", "=", tenantId);
       if (status === "decided") query = query.where((eb) => eb.or([eb("status", "!=", "pending"), eb("expires_at", "<=", page.now)]));
+      if (page.env) query = query.where("env", "=", page.env);
       if (page.after) {
         const { requestedAt, id } = page.after;
         query = query.where((eb) => eb.or([eb("created_at", "<", requestedAt), eb.and([eb("created_at", "=", requestedAt), eb("id", "<", id)])]));

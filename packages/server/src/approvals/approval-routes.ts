@@ -1,30 +1,44 @@
 import { Type } from "@sinclair/typebox";
 import type { App } from "../http/app-type.js";
-import { BrokerError } from "../errors.js";
+import { BrokerError, notFound } from "../errors.js";
 import { decodeCursor, encodeCursor } from "../http/cursor.js";
 import { errorResponses, IdParams, StringEnum } from "../http/schemas.js";
 import type { Credential } from "../http/credentials.js";
 import type { Approval } from "./approval.js";
 import { ApprovalSchema, DecideBody } from "./approval-schemas.js";
 import type { ApprovalService } from "./approval-service.js";
-import { createApprovalViews, type ApprovalViewDeps } from "./approval-view.js";
+import { createApprovalViews, type ApprovalReader, type ApprovalViewDeps } from "./approval-view.js";
 
 type ApprovalRouteDeps = ApprovalViewDeps & { approvals: ApprovalService };
 
-const viewerOf = (credential: Credential) => (credential.kind === "operator" ? credential.memberId : null);
+/** An operator reads as themselves (the link only for admins); a control key is the customer's backend, which hands the end user their link. */
+const readerOf = (credential: Credential): ApprovalReader =>
+  credential.kind === "operator" ? { memberId: credential.memberId, seesEndUserUrl: credential.role === "admin" } : { memberId: null, seesEndUserUrl: true };
+
+/** A control key reads only its own environment's approvals. */
+const envOf = (credential: Credential) => (credential.kind === "control_key" ? credential.env : undefined);
+
+const READERS = "An operator session (`end_user_url` only for admins: viewers read null), or a control key (the customer's backend: its own environment's approvals, with `end_user_url`).";
 
 export function registerApprovalRoutes(app: App, deps: ApprovalRouteDeps) {
   const tags = ["approvals"];
   const views = createApprovalViews(deps);
-  const showOne = async (approval: Approval, credential: Credential) => (await views.show(credential.tenantId, [approval], viewerOf(credential)))[0]!;
+  const showOne = async (approval: Approval, credential: Credential) => (await views.show(credential.tenantId, [approval], readerOf(credential)))[0]!;
+  const find = async (credential: Credential, id: string) => {
+    const approval = await deps.approvals.get(credential.tenantId, id);
+    const env = envOf(credential);
+    if (env !== undefined && approval.env !== env) throw notFound("approval");
+    return approval;
+  };
 
   app.get(
     "/v1/approvals",
     {
-      config: { credentials: ["operator"] },
+      config: { credentials: ["operator", "control_key"] },
       schema: {
         tags,
         summary: "Approvals: pending ones oldest first (default), or decided or all newest first",
+        description: READERS,
         querystring: Type.Object(
           {
             status: Type.Optional(StringEnum(["pending", "decided", "all"] as const, { default: "pending", description: "decided: approved, denied, used or expired" })),
@@ -40,10 +54,10 @@ export function registerApprovalRoutes(app: App, deps: ApprovalRouteDeps) {
       const limit = request.query.limit ?? 50;
       const status = request.query.status ?? "pending";
       const after = request.query.cursor ? decodeCursor<{ created_at: string; id: string }>(request.query.cursor, ["created_at", "id"]) : undefined;
-      const { approvals, more } = await deps.approvals.list(request.credential.tenantId, status, { limit, after: after && { requestedAt: after.created_at, id: after.id } });
+      const { approvals, more } = await deps.approvals.list(request.credential.tenantId, status, { limit, after: after && { requestedAt: after.created_at, id: after.id }, env: envOf(request.credential) });
       const last = approvals[approvals.length - 1];
       return {
-        data: await views.show(request.credential.tenantId, approvals, viewerOf(request.credential)),
+        data: await views.show(request.credential.tenantId, approvals, readerOf(request.credential)),
         next_cursor: more && last ? encodeCursor({ created_at: last.requestedAt, id: last.id }) : null,
       };
     },
@@ -52,10 +66,16 @@ export function registerApprovalRoutes(app: App, deps: ApprovalRouteDeps) {
   app.get(
     "/v1/approvals/:id",
     {
-      config: { credentials: ["operator"] },
-      schema: { tags, summary: "One approval, in any state", params: IdParams, response: { 200: ApprovalSchema, ...errorResponses(400, 401, 404) } },
+      config: { credentials: ["operator", "control_key"] },
+      schema: {
+        tags,
+        summary: "One approval, in any state",
+        description: `${READERS} 404 for another tenant's approval, or another environment's for a control key.`,
+        params: IdParams,
+        response: { 200: ApprovalSchema, ...errorResponses(400, 401, 404) },
+      },
     },
-    async (request) => showOne(await deps.approvals.get(request.credential.tenantId, request.params.id), request.credential),
+    async (request) => showOne(await find(request.credential, request.params.id), request.credential),
   );
 
   app.post(

@@ -71,9 +71,11 @@ export const ApprovalSchema = Type.Object(
     edit: Type.Union([Edit, Type.Null()], { description: "The approver's edit: the call runs with these arguments if approved" }),
     approvers: Approvers,
     you: Type.Union([Type.Object({ may_decide: Type.Boolean(), vote: Type.Union([StringEnum(["approve", "deny"] as const), Type.Null()]) }), Type.Null()], {
-      description: "The operator asking: whether they may vote now, and their vote on the current digest",
+      description: "The operator asking: whether they may vote now, and their vote on the current digest (null for a control key)",
     }),
-    end_user_url: Type.Union([Type.String(), Type.Null()], { description: "The end user's hosted approval page, when the end user decides" }),
+    end_user_url: Type.Union([Type.String(), Type.Null()], {
+      description: "The end user's hosted approval page, when the end user decides; shown to admins and control keys (the customer's backend), null for viewers",
+    }),
     deliveries: Type.Array(ApprovalDeliveryView, { description: "How each channel (Slack, email) fared with the request, the reminder and the outcome" }),
   },
   { $id: "Approval" },

@@ -140,8 +140,8 @@ export function createApprovalService(deps: ApprovalDeps) {
     },
 
     /** A page of approvals: pending ones oldest first (a queue), decided or all newest first. */
-    async list(tenantId: string, status: ApprovalListStatus, page: { limit: number; after?: PendingCursor | undefined }) {
-      const query = { limit: page.limit + 1, after: page.after, now: clock.now().toISOString() };
+    async list(tenantId: string, status: ApprovalListStatus, page: { limit: number; after?: PendingCursor | undefined; env?: TestOrLive | undefined }) {
+      const query = { limit: page.limit + 1, after: page.after, env: page.env, now: clock.now().toISOString() };
       const approvals = status === "pending" ? await queries.listPending(tenantId, query) : await queries.listNewestFirst(tenantId, status, query);
       return { approvals: approvals.slice(0, page.limit), more: approvals.length > page.limit };
     },

@@ -28,6 +28,12 @@ export type ApprovalViewDeps = {
   endUserUrlOf?: ((approval: Approval) => string | null) | undefined;
 };
 
+/**
+ * Who reads an approval: the operator's member id (for `you`; null for a control key) and whether
+ * they may see the end user's deciding link (admins and the customer's backend; not viewers).
+ */
+export type ApprovalReader = { memberId: string | null; seesEndUserUrl: boolean };
+
 const memberIdOf = (voter: string) => (voter.startsWith("member:") ? voter.slice("member:".length) : undefined);
 
 export function createApprovalViews(deps: ApprovalViewDeps) {
@@ -42,7 +48,8 @@ export function createApprovalViews(deps: ApprovalViewDeps) {
     };
   }
 
-  async function showOne(approval: Approval, votes: ApprovalVote[], names: Map<string, string | null>, eligible: Set<string>, viewerMemberId: string | null) {
+  async function showOne(approval: Approval, votes: ApprovalVote[], names: Map<string, string | null>, eligible: Set<string>, reader: ApprovalReader) {
+    const viewerMemberId = reader.memberId;
     const now = deps.clock.now();
     const digest = digestOf(approval);
     const pending = visibleStatus(approval, now) === "pending";
@@ -53,7 +60,8 @@ export function createApprovalViews(deps: ApprovalViewDeps) {
       deps.deliveries.listForApproval(approval.tenantId, approval.id),
       deps.riskOf(approval.tenantId, approval.env, approval.toolName),
     ]);
-    const endUserUrl = deps.endUserUrlOf ? deps.endUserUrlOf(approval) : null;
+    // The link decides for the end user: only those who may hand it to them see it.
+    const endUserUrl = reader.seesEndUserUrl && deps.endUserUrlOf ? deps.endUserUrlOf(approval) : null;
     const { approvers, requesterMayApprove, editsAllowed } = approval.requirement;
     return {
       ...present(approval, now),
@@ -90,8 +98,8 @@ export function createApprovalViews(deps: ApprovalViewDeps) {
   }
 
   return {
-    /** Approvals of one tenant as `viewerMemberId` (the operator asking) sees them, in the order given. */
-    async show(tenantId: string, approvals: Approval[], viewerMemberId: string | null) {
+    /** Approvals of one tenant as `reader` (an operator, or the customer's backend) sees them, in the order given. */
+    async show(tenantId: string, approvals: Approval[], reader: ApprovalReader) {
       const [members, votes] = await Promise.all([deps.members(tenantId), deps.votes.listFor(tenantId, approvals.map((approval) => approval.id))]);
       const names = new Map(members.map((member) => [member.id, member.displayName]));
       const requesters = new Map<string, Promise<string | null>>();
@@ -102,7 +110,7 @@ export function createApprovalViews(deps: ApprovalViewDeps) {
       return Promise.all(approvals.map(async (approval) => {
         const requester = approval.requirement.requesterMayApprove ? null : await requesterOf(approval.agentAppId);
         const eligible = eligibleVoters(approval, members, requester);
-        return showOne(approval, votes.filter((vote) => vote.approvalId === approval.id), names, eligible, viewerMemberId);
+        return showOne(approval, votes.filter((vote) => vote.approvalId === approval.id), names, eligible, reader);
       }));
     },
   };

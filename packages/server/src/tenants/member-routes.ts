@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { App } from "../http/app-type.js";
-import { actorOf } from "../http/credentials.js";
+import { actorOf, operatorOf } from "../http/credentials.js";
 import { errorResponses, IdParams, StringEnum, Timestamp, Uuid } from "../http/schemas.js";
 import type { MemberProfiles } from "./member-profiles.js";
 
@@ -45,16 +45,22 @@ export function registerMemberRoutes(app: App, deps: { memberProfiles: MemberPro
   app.patch(
     "/v1/members/:id",
     {
-      config: { credentials: ["operator"], role: "admin" },
+      config: { credentials: ["operator"] },
       schema: {
         tags,
-        summary: "Change what approvals know of a member: email, display name, Slack identity, groups (admins)",
-        description: "Only the fields sent change; null clears one. 409 conflict when another member already has the Slack identity; 404 for another tenant's member.",
+        summary: "Change what approvals know of a member: email and Slack identity (the member themselves), display name and groups (admins)",
+        description:
+          "Only the fields sent change; null clears one. `email` and `slack_user_id` reach the member and act as them (approval emails, Slack buttons), " +
+          "so only the member themselves sets them: 403 forbidden for anyone else, admins included. `display_name` and `groups` need the admin role (403 forbidden). " +
+          "409 conflict when another member already has the Slack identity; 404 for another tenant's member.",
         params: IdParams,
         body: MemberPatch,
         response: { 200: Member, ...errorResponses(400, 401, 403, 404, 409, 415) },
       },
     },
-    async (request) => deps.memberProfiles.update(request.credential.tenantId, request.params.id, request.body, actorOf(request.credential)),
+    async (request) => {
+      const operator = operatorOf(request);
+      return deps.memberProfiles.update(operator.tenantId, request.params.id, request.body, { memberId: operator.memberId, role: operator.role, actor: actorOf(operator) });
+    },
   );
 }

@@ -17,12 +17,23 @@ import {
   type CreateWebhookInput,
   type DeliveryQueryInput,
   type UpdateWebhookInput,
+  type WebhookDeliveryView,
 } from "./webhook-schemas.js";
 
 const tags = ["webhooks"];
 const read = { credentials: ["operator" as const] };
 const write = { credentials: ["operator" as const], role: "admin" as const };
 type Id = { id: string };
+
+/**
+ * A delivery as a viewer reads it: an `approval.requested` payload's `end_user_url` decides for the
+ * end user, so only admins (who may hand it to them) read it; viewers read null there.
+ */
+function forViewer(delivery: WebhookDeliveryView): WebhookDeliveryView {
+  const data = (delivery.payload as { data?: Record<string, unknown> }).data;
+  if (!data || typeof data.end_user_url !== "string") return delivery;
+  return { ...delivery, payload: { ...delivery.payload, data: { ...data, end_user_url: null } } };
+}
 
 export function registerWebhookRoutes(app: FastifyInstance, deps: { webhooks: WebhookService }) {
   const { webhooks } = deps;
@@ -136,6 +147,7 @@ function registerDeliveryRoutes(app: FastifyInstance, webhooks: WebhookService) 
       schema: {
         tags,
         summary: "The endpoint's delivery log, newest first, with every attempt",
+        description: "Viewers read `data.end_user_url` of an `approval.requested` payload as null: that link decides for the end user.",
         params: IdParams,
         querystring: DeliveryQuery,
         response: { 200: Type.Object({ data: Type.Array(WebhookDelivery), next_cursor: Type.Union([Type.String(), Type.Null()]) }), ...errorResponses(400, 401, 404) },
@@ -146,7 +158,8 @@ function registerDeliveryRoutes(app: FastifyInstance, webhooks: WebhookService) 
       const cursor = query.cursor ? decodeCursor<{ c: string; i: string }>(query.cursor, ["c", "i"]) : undefined;
       const before = cursor ? { createdAt: String(cursor.c), id: String(cursor.i) } : undefined;
       const page = await webhooks.listDeliveries(request.credential.tenantId, (request.params as Id).id, { ...query, before });
-      return { data: page.data, next_cursor: page.last ? encodeCursor({ c: page.last.createdAt, i: page.last.id }) : null };
+      const admin = request.credential.kind === "operator" && request.credential.role === "admin";
+      return { data: admin ? page.data : page.data.map(forViewer), next_cursor: page.last ? encodeCursor({ c: page.last.createdAt, i: page.last.id }) : null };
     },
   );
 

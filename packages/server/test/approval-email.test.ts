@@ -25,11 +25,12 @@ describeEachDatabase("approval emails", (kind) => {
   let tenant: ScmTenant;
   const emails = { ada: "ada@example.test", bo: "bo@example.test", viewer: "viewer@example.test" };
 
-  /** Gives a member an email address through the members API, as an admin does. */
+  /** Gives a member an email address through the members API, as that member does (members set their own). */
   async function setEmail(subject: string, email: string | null) {
     const members = await call(world.broker, "GET", "/v1/members", asOperator(tenant));
     const member = (members.body.data as { id: string; subject: string }[]).find((row) => row.subject === subject)!;
-    const patched = await call(world.broker, "PATCH", `/v1/members/${member.id}`, { ...asOperator(tenant), body: { email } });
+    const token = await world.broker.runtime.developmentIssuer!.issue(subject);
+    const patched = await call(world.broker, "PATCH", `/v1/members/${member.id}`, { token, tenant: tenant.tenantId, body: { email } });
     expect(patched.status, patched.text).toBe(200);
     return member.id;
   }

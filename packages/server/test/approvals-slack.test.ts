@@ -154,7 +154,9 @@ describeEachDatabase("approvals in Slack", (kind) => {
       await world.broker.services.tenants.addMember(tenant.tenantId, { issuer: issuer.issuer, subject: "slack-viewer", role: "viewer" }, "test");
       const members = await call(world.broker, "GET", "/v1/members", asOperator(tenant));
       const viewer = (members.body.data as { id: string; subject: string }[]).find((member) => member.subject === "slack-viewer")!;
-      const linked = await call(world.broker, "PATCH", `/v1/members/${viewer.id}`, { ...asOperator(tenant), body: { slack_user_id: `${DEFAULT_SLACK_USER.teamId}:U0VIEWER01` } });
+      // The viewer links their own Slack identity (members set their own).
+      const asViewer = { token: await issuer.issue("slack-viewer"), tenant: tenant.tenantId };
+      const linked = await call(world.broker, "PATCH", `/v1/members/${viewer.id}`, { ...asViewer, body: { slack_user_id: `${DEFAULT_SLACK_USER.teamId}:U0VIEWER01` } });
       expect(linked.status, linked.text).toBe(200);
       const { approvalId, ts } = await postedApproval(tenant);
       expectError(await press(world, { channel: GENERAL, ts, actionId: APPROVE, user: { id: "U0VIEWER01", name: "viewer" } }), 403, "approval_not_eligible");

@@ -224,27 +224,38 @@ type ApprovalBody = {
     await page.close();
   });
 
-  it("edits a member's approver profile and says which field is wrong", async () => {
+  it("edits your own email and Slack user (saying which field is wrong), and only another member's name and groups", async () => {
     const page = await signIn(tenant.operatorSubject);
     await page.getByRole("link", { name: "Settings" }).click();
+    const alice = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Alice Admin" }) });
     const bob = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Bob Admin" }) });
     await expect.poll(() => bob.count(), { timeout: 10_000 }).toBe(1);
     await shootBoth(page, "settings-members");
-    await bob.getByRole("button", { name: "Edit Bob Admin" }).click();
-    await bob.getByLabel("Slack user").fill("not a slack id");
-    await bob.getByRole("button", { name: "Save member" }).click();
-    await expect.poll(() => bob.getByRole("alert").filter({ hasText: "The member was not saved: check the marked fields." }).count(), { timeout: 10_000 }).toBe(1);
-    expect(await bob.getByLabel("Slack user").getAttribute("aria-invalid")).toBe("true");
-    expect(await bob.getByText(/^The Slack team id and user id in capitals/).count()).toBe(1);
-    await bob.getByLabel("Email").fill("bob@example.com");
-    await bob.getByLabel("Slack user").fill("T0123ABCD:U0456EFGH");
-    await bob.getByLabel("Groups").fill("finance, ops, finance");
+    await alice.getByRole("button", { name: "Edit Alice Admin" }).click();
+    await alice.getByLabel("Slack user").fill("not a slack id");
+    await alice.getByRole("button", { name: "Save member" }).click();
+    await expect.poll(() => alice.getByRole("alert").filter({ hasText: "The member was not saved: check the marked fields." }).count(), { timeout: 10_000 }).toBe(1);
+    expect(await alice.getByLabel("Slack user").getAttribute("aria-invalid")).toBe("true");
+    expect(await alice.getByText(/^The Slack team id and user id in capitals/).count()).toBe(1);
+    await alice.getByLabel("Email").fill("alice@example.com");
+    await alice.getByLabel("Slack user").fill("T0123ABCD:U0456EFGH");
     await shootBoth(page, "settings-member-edit");
+    await alice.getByRole("button", { name: "Save member" }).click();
+    await expect.poll(() => page.getByText("Saved Alice Admin.").count(), { timeout: 10_000 }).toBe(1);
+
+    // Another member's email and Slack user are theirs to set: the form offers their name and groups only.
+    await bob.getByRole("button", { name: "Edit Bob Admin" }).click();
+    expect(await bob.getByLabel("Email").count()).toBe(0);
+    expect(await bob.getByLabel("Slack user").count()).toBe(0);
+    expect(await bob.getByText(/^Email and Slack user are set by the member themselves/).count()).toBe(1);
+    await bob.getByLabel("Groups").fill("finance, ops, finance");
+    await shootBoth(page, "settings-member-edit-other");
     await bob.getByRole("button", { name: "Save member" }).click();
     await expect.poll(() => page.getByText("Saved Bob Admin.").count(), { timeout: 10_000 }).toBe(1);
     expect(await bob.textContent()).toContain("finance, ops");
-    const stored = (await call(broker, "GET", "/v1/members", asOperator())).body.data.find((member: { id: string }) => member.id === members.bob);
-    expect(stored).toMatchObject({ email: "bob@example.com", slack_user_id: "T0123ABCD:U0456EFGH", groups: ["finance", "ops"], display_name: "Bob Admin" });
+    const stored = (await call(broker, "GET", "/v1/members", asOperator())).body.data as { id: string }[];
+    expect(stored.find((member) => member.id === members.alice)).toMatchObject({ email: "alice@example.com", slack_user_id: "T0123ABCD:U0456EFGH", display_name: "Alice Admin" });
+    expect(stored.find((member) => member.id === members.bob)).toMatchObject({ email: null, slack_user_id: null, groups: ["finance", "ops"], display_name: "Bob Admin" });
     await page.close();
   });
 
@@ -284,6 +295,16 @@ type ApprovalBody = {
     const edit = page.getByRole("button", { name: "Edit Bob Admin" });
     await expect.poll(() => edit.count(), { timeout: 10_000 }).toBe(1);
     expect(await edit.isDisabled()).toBe(true);
+    // Their own row: they set their own email and Slack user, not their name or groups.
+    const own = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "viewer-settings" }) });
+    await own.getByRole("button", { name: "Edit viewer-settings" }).click();
+    expect(await own.getByLabel("Groups").count()).toBe(0);
+    expect(await own.getByLabel("Display name").count()).toBe(0);
+    await own.getByLabel("Email").fill("viewer@example.com");
+    await own.getByRole("button", { name: "Save member" }).click();
+    await expect.poll(() => page.getByText("Saved viewer-settings.").count(), { timeout: 10_000 }).toBe(1);
+    const stored = (await call(broker, "GET", "/v1/members", asOperator())).body.data.find((member: { subject: string }) => member.subject === "viewer-settings");
+    expect(stored).toMatchObject({ email: "viewer@example.com", slack_user_id: null, display_name: null, groups: [] });
     await page.getByRole("tab", { name: "Approval channels" }).click();
     await expect.poll(() => page.getByText("Only admins see and change the approval channels.").count(), { timeout: 10_000 }).toBe(1);
     expect(await page.getByRole("button", { name: "Save approval channels" }).count()).toBe(0);

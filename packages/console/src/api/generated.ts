@@ -476,7 +476,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Approvals: pending ones oldest first (default), or decided or all newest first */
+        /**
+         * Approvals: pending ones oldest first (default), or decided or all newest first
+         * @description An operator session (`end_user_url` only for admins: viewers read null), or a control key (the customer's backend: its own environment's approvals, with `end_user_url`).
+         */
         get: {
             parameters: {
                 query?: {
@@ -538,7 +541,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One approval, in any state */
+        /**
+         * One approval, in any state
+         * @description An operator session (`end_user_url` only for admins: viewers read null), or a control key (the customer's backend: its own environment's approvals, with `end_user_url`). 404 for another tenant's approval, or another environment's for a control key.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -692,7 +698,7 @@ export interface paths {
                             edits_allowed: boolean;
                             /** @description The end user the call acts for, if any */
                             end_user_id: string | null;
-                            /** @description The end user's hosted approval page, when the end user decides */
+                            /** @description The end user's hosted approval page, when the end user decides; shown to admins and control keys (the customer's backend), null for viewers */
                             end_user_url: string | null;
                             /** @enum {string} */
                             env: "test" | "live";
@@ -715,7 +721,7 @@ export interface paths {
                             /** @enum {string} */
                             status: "pending" | "approved" | "denied" | "expired" | "consumed";
                             tool_name: string;
-                            /** @description The operator asking: whether they may vote now, and their vote on the current digest */
+                            /** @description The operator asking: whether they may vote now, and their vote on the current digest (null for a control key) */
                             you: {
                                 may_decide: boolean;
                                 vote: ("approve" | "deny") | null;
@@ -1050,7 +1056,7 @@ export interface paths {
                             edits_allowed: boolean;
                             /** @description The end user the call acts for, if any */
                             end_user_id: string | null;
-                            /** @description The end user's hosted approval page, when the end user decides */
+                            /** @description The end user's hosted approval page, when the end user decides; shown to admins and control keys (the customer's backend), null for viewers */
                             end_user_url: string | null;
                             /** @enum {string} */
                             env: "test" | "live";
@@ -1073,7 +1079,7 @@ export interface paths {
                             /** @enum {string} */
                             status: "pending" | "approved" | "denied" | "expired" | "consumed";
                             tool_name: string;
-                            /** @description The operator asking: whether they may vote now, and their vote on the current digest */
+                            /** @description The operator asking: whether they may vote now, and their vote on the current digest (null for a control key) */
                             you: {
                                 may_decide: boolean;
                                 vote: ("approve" | "deny") | null;
@@ -2613,8 +2619,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change what approvals know of a member: email, display name, Slack identity, groups (admins)
-         * @description Only the fields sent change; null clears one. 409 conflict when another member already has the Slack identity; 404 for another tenant's member.
+         * Change what approvals know of a member: email and Slack identity (the member themselves), display name and groups (admins)
+         * @description Only the fields sent change; null clears one. `email` and `slack_user_id` reach the member and act as them (approval emails, Slack buttons), so only the member themselves sets them: 403 forbidden for anyone else, admins included. `display_name` and `groups` need the admin role (403 forbidden). 409 conflict when another member already has the Slack identity; 404 for another tenant's member.
          */
         patch: {
             parameters: {
@@ -5385,7 +5391,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The endpoint's delivery log, newest first, with every attempt */
+        /**
+         * The endpoint's delivery log, newest first, with every attempt
+         * @description Viewers read `data.end_user_url` of an `approval.requested` payload as null: that link decides for the end user.
+         */
         get: {
             parameters: {
                 query?: {
@@ -5812,7 +5821,7 @@ export interface components {
             edits_allowed: boolean;
             /** @description The end user the call acts for, if any */
             end_user_id: string | null;
-            /** @description The end user's hosted approval page, when the end user decides */
+            /** @description The end user's hosted approval page, when the end user decides; shown to admins and control keys (the customer's backend), null for viewers */
             end_user_url: string | null;
             /** @enum {string} */
             env: "test" | "live";
@@ -5835,7 +5844,7 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "approved" | "denied" | "expired" | "consumed";
             tool_name: string;
-            /** @description The operator asking: whether they may vote now, and their vote on the current digest */
+            /** @description The operator asking: whether they may vote now, and their vote on the current digest (null for a control key) */
             you: {
                 may_decide: boolean;
                 vote: ("approve" | "deny") | null;

@@ -1,9 +1,11 @@
-/** Editing a member's approver profile; empty fields clear the value. The broker's refusal says which field is wrong. */
+/**
+ * Editing a member's approver profile; empty fields clear the value. The broker's refusal says which field is wrong.
+ * Email and Slack user reach a person and act as them, so they are offered only on your own row; name and groups only to admins.
+ */
 import { useId, useState, type FormEvent } from "react";
 import { fieldFaults } from "../api/errors";
 import type { Member, MemberPatch } from "../api/types";
 import { ErrorMessage } from "../ui/feedback";
-import { WriteButton } from "../ui/write-button";
 import { useUpdateMember } from "./settings-queries";
 
 /** What each field takes, said when the broker refuses it (its schema messages name patterns, not people's words). */
@@ -33,7 +35,10 @@ function Field({ label, value, onChange, hint, type = "text", fault }: { label: 
   );
 }
 
-export function MemberForm({ member, onDone }: { member: Member; onDone(saved: Member | null): void }) {
+/** What the operator may change on this member: their own contact fields, and (admins) anyone's name and groups. */
+export type MemberEditRights = { contact: boolean; profile: boolean };
+
+export function MemberForm({ member, rights, onDone }: { member: Member; rights: MemberEditRights; onDone(saved: Member | null): void }) {
   const [displayName, setDisplayName] = useState(member.display_name ?? "");
   const [email, setEmail] = useState(member.email ?? "");
   const [slackUserId, setSlackUserId] = useState(member.slack_user_id ?? "");
@@ -46,20 +51,22 @@ export function MemberForm({ member, onDone }: { member: Member; onDone(saved: M
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const patch: MemberPatch = {
-      display_name: displayName.trim() || null,
-      email: email.trim() || null,
-      slack_user_id: slackUserId.trim() || null,
-      groups: groupsOf(groups),
+      ...(rights.profile ? { display_name: displayName.trim() || null, groups: groupsOf(groups) } : {}),
+      ...(rights.contact ? { email: email.trim() || null, slack_user_id: slackUserId.trim() || null } : {}),
     };
     update.mutate(patch, { onSuccess: (saved) => onDone(saved) });
   };
   return (
     <form className="stack member-form" onSubmit={submit} aria-label={`Edit ${member.display_name ?? member.subject}`}>
       <div className="form-grid">
-        <Field label="Display name" value={displayName} onChange={edit(setDisplayName)} hint="Shown on votes and in “still needed from”." fault={faultOf("display_name")} />
-        <Field label="Email" type="email" value={email} onChange={edit(setEmail)} hint="Approval requests by email go here." fault={faultOf("email")} />
-        <Field label="Slack user" value={slackUserId} onChange={edit(setSlackUserId)} hint="Team id and user id, like T0123ABCD:U0456EFGH." fault={faultOf("slack_user_id")} />
-        <Field label="Groups" value={groups} onChange={edit(setGroups)} hint="Comma-separated, as policy rules name them (of: {group})." fault={faultOf("groups")} />
+        {rights.profile ? <Field label="Display name" value={displayName} onChange={edit(setDisplayName)} hint="Shown on votes and in “still needed from”." fault={faultOf("display_name")} /> : null}
+        {rights.contact ? (
+          <>
+            <Field label="Email" type="email" value={email} onChange={edit(setEmail)} hint="Your approval requests by email go here." fault={faultOf("email")} />
+            <Field label="Slack user" value={slackUserId} onChange={edit(setSlackUserId)} hint="Your team id and user id, like T0123ABCD:U0456EFGH." fault={faultOf("slack_user_id")} />
+          </>
+        ) : null}
+        {rights.profile ? <Field label="Groups" value={groups} onChange={edit(setGroups)} hint="Comma-separated, as policy rules name them (of: {group})." fault={faultOf("groups")} /> : null}
       </div>
       {faults.length > 0 ? (
         <p className="message message-error" role="alert">
@@ -69,10 +76,11 @@ export function MemberForm({ member, onDone }: { member: Member; onDone(saved: M
       ) : (
         <ErrorMessage error={update.error} prefix="The member was not saved" />
       )}
+      {rights.profile && !rights.contact ? <p className="field-hint">Email and Slack user are set by the member themselves: whoever sets them receives that member's approval links.</p> : null}
       <div className="button-row">
-        <WriteButton type="submit" variant="primary" busy={update.isPending}>
+        <button type="submit" className="button button-primary" disabled={update.isPending} aria-busy={update.isPending || undefined}>
           Save member
-        </WriteButton>
+        </button>
         <button type="button" className="button button-secondary" onClick={() => onDone(null)}>
           Cancel
         </button>

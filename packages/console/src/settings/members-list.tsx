@@ -1,17 +1,26 @@
 /**
  * The tenant's members with what approvals need of them: a name people recognise, the email an
  * approval request goes to, the Slack identity a button press is matched by, and the groups a
- * rule may name. Admins edit them; viewers read.
+ * rule may name. Admins edit names and groups; each member edits their own email and Slack user
+ * (whoever sets those acts as that member), viewers included.
  */
 import { useId, useState } from "react";
 import type { Member } from "../api/types";
 import { Details, StatusTag } from "../ui/bits";
 import { EmptyState, ErrorMessage, Loading, Notice } from "../ui/feedback";
+import { useTenant, useTenantState } from "../tenant/tenant-context";
 import { WriteButton } from "../ui/write-button";
-import { MemberForm } from "./member-form";
+import { MemberForm, type MemberEditRights } from "./member-form";
 import { useMembers } from "./settings-queries";
 
-function MemberCard({ member, onSaved }: { member: Member; onSaved(message: string): void }) {
+/** Your own rights on each member: contact fields on your own row, names and groups as an admin. */
+function useEditRights(): (member: Member) => MemberEditRights {
+  const { me } = useTenantState();
+  const { canWrite } = useTenant();
+  return (member) => ({ contact: me.data !== undefined && member.issuer === me.data.issuer && member.subject === me.data.subject, profile: canWrite });
+}
+
+function MemberCard({ member, rights, onSaved }: { member: Member; rights: MemberEditRights; onSaved(message: string): void }) {
   const [editing, setEditing] = useState(false);
   const headingId = useId();
   const name = member.display_name ?? member.subject;
@@ -24,6 +33,7 @@ function MemberCard({ member, onSaved }: { member: Member; onSaved(message: stri
       {editing ? (
         <MemberForm
           member={member}
+          rights={rights}
           onDone={(saved) => {
             setEditing(false);
             if (saved) onSaved(`Saved ${saved.display_name ?? saved.subject}.`);
@@ -40,9 +50,15 @@ function MemberCard({ member, onSaved }: { member: Member; onSaved(message: stri
             ]}
           />
           <div className="button-row">
-            <WriteButton onClick={() => setEditing(true)} aria-label={`Edit ${name}`}>
-              Edit
-            </WriteButton>
+            {rights.contact ? (
+              <button type="button" className="button button-secondary" onClick={() => setEditing(true)} aria-label={`Edit ${name}`}>
+                Edit
+              </button>
+            ) : (
+              <WriteButton onClick={() => setEditing(true)} aria-label={`Edit ${name}`}>
+                Edit
+              </WriteButton>
+            )}
           </div>
         </>
       )}
@@ -52,6 +68,7 @@ function MemberCard({ member, onSaved }: { member: Member; onSaved(message: stri
 
 export function MembersList() {
   const members = useMembers();
+  const rightsOf = useEditRights();
   const [saved, setSaved] = useState<string | null>(null);
   if (members.isPending) return <Loading label="Loading the members…" />;
   const rows = members.data?.data ?? [];
@@ -63,7 +80,7 @@ export function MembersList() {
       <ul className="plain-list member-list" aria-label="Members">
         {rows.map((member) => (
           <li key={member.id}>
-            <MemberCard member={member} onSaved={setSaved} />
+            <MemberCard member={member} rights={rightsOf(member)} onSaved={setSaved} />
           </li>
         ))}
       </ul>

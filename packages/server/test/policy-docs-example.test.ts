@@ -44,3 +44,16 @@ it("stores the approval block example of docs/policy.md, and refuses an approval
   expect(refused.status).toBe(422);
   expect(refused.body.error.details.fields[0].field).toBe("/rules/0/approval/remind_before_seconds");
 });
+
+it("refuses an all_of approval rule naming someone who is not a member of the tenant, and stores one naming members", async () => {
+  const members = await call(broker, "GET", "/v1/members", asOperator(tenant));
+  expect(members.status, members.text).toBe(200);
+  const me = members.body.data[0].id as string;
+  const rule = (all_of: string[]) => ({ id: "two-people", effect: "require_approval", tools: ["scm.delete_repository"], approval: { approvers: { all_of } } });
+  const stranger = "6f1c2f7e-9a7b-4c1e-8d2a-3b4c5d6e7f80";
+  const refused = await call(broker, "PUT", "/v1/policy", { ...asOperator(tenant), body: { env: "test", rules: [rule([me, stranger])] } });
+  expect(refused.status).toBe(422);
+  expect(refused.body.error.details.fields[0].field).toBe("/rules/0/approval/approvers/all_of/1");
+  const stored = await call(broker, "PUT", "/v1/policy", { ...asOperator(tenant), body: { env: "test", rules: [rule([me.toUpperCase()])] } });
+  expect(stored.status, stored.text).toBe(200);
+});

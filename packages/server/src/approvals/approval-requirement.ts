@@ -54,8 +54,9 @@ export function eligibleMembers(approval: Pick<Approval, "requirement">, members
   if (approvers === "end_user") return [];
   const allowed = (member: ApproverMember) => requesterMayApprove || member.id !== requesterMemberId;
   if ("all_of" in approvers) {
-    const byId = new Map(members.map((member) => [member.id, member]));
-    return approvers.all_of.flatMap((id) => byId.get(id) ?? []).filter(allowed);
+    // Member ids are UUIDs, which a policy may spell in either case.
+    const byId = new Map(members.map((member) => [member.id.toLowerCase(), member]));
+    return approvers.all_of.flatMap((id) => byId.get(id.toLowerCase()) ?? []).filter(allowed);
   }
   const { of } = approvers;
   const inPool = of === "admins" ? (member: ApproverMember) => member.role === "admin" : (member: ApproverMember) => member.groups.includes(of.group);

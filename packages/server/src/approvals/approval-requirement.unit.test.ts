@@ -36,6 +36,7 @@ describe("eligibleMembers and votesNeeded", () => {
     expect(ids(rule({ count: 1, of: "admins" }))).toEqual(["ann", "bob"]);
     expect(ids(rule({ count: 2, of: { group: "finance" } }))).toEqual(["bob", "cy"]);
     expect(ids(rule({ all_of: ["dee", "ann", "gone"] }))).toEqual(["dee", "ann"]);
+    expect(ids(rule({ all_of: ["DEE"] }))).toEqual(["dee"]);
     expect(ids(rule("end_user"))).toEqual([]);
   });
 

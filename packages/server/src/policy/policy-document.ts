@@ -101,7 +101,8 @@ const fault = (path: string, message: string) =>
   new BrokerError("unprocessable", `invalid policy: ${path} ${message}`, { fields: [{ field: path, message }] });
 
 /** Checks what a schema cannot: unique ids, one operator per condition, RE2 regexes within size, known tools. */
-export function validateRules(rules: PolicyRule[], knownTools: string[]) {
+/** `knownMembers`: the tenant's member ids, which `all_of` approvers must name (an unknown one could never approve). */
+export function validateRules(rules: PolicyRule[], knownTools: string[], knownMembers?: ReadonlySet<string>) {
   const ids = new Set<string>();
   let programSize = 0;
   rules.forEach((rule, i) => {
@@ -115,6 +116,12 @@ export function validateRules(rules: PolicyRule[], knownTools: string[]) {
     if (rule.approval && rule.effect !== "require_approval") throw fault(`${at}/approval`, "is only allowed on require_approval rules");
     const { ttl_seconds: ttl, remind_before_seconds: remind } = rule.approval ?? {};
     if (ttl !== undefined && remind !== undefined && remind >= ttl) throw fault(`${at}/approval/remind_before_seconds`, "must be less than ttl_seconds");
+    const approvers = rule.approval?.approvers;
+    if (knownMembers && approvers && typeof approvers === "object" && "all_of" in approvers) {
+      approvers.all_of.forEach((id, j) => {
+        if (!knownMembers.has(id.toLowerCase())) throw fault(`${at}/approval/approvers/all_of/${j}`, `is not a member of this tenant ("${id}"; GET /v1/members)`);
+      });
+    }
     rule.conditions?.forEach((condition, j) => {
       const used = OPERATORS.filter((op) => condition[op] !== undefined);
       if (used.length !== 1) throw fault(`${at}/conditions/${j}`, "must have exactly one of equals, one_of, prefix, regex");

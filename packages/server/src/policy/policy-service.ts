@@ -18,9 +18,17 @@ import { createTtlCache } from "../ttl-cache.js";
 const CACHE_TTL_MS = 5_000;
 const MAX_COMPILED = 10_000;
 
-type PolicyServiceDeps = { store: Pick<Store, "db" | "lock" | "transaction">; queries: PolicyQueries; audit: Pick<AuditLog, "appendIn">; clock: Clock; catalogue: ScopedTools };
+type PolicyServiceDeps = {
+  store: Pick<Store, "db" | "lock" | "transaction">;
+  queries: PolicyQueries;
+  audit: Pick<AuditLog, "appendIn">;
+  clock: Clock;
+  catalogue: ScopedTools;
+  /** The tenant's member ids: the members an approval rule's `all_of` may name. */
+  memberIds: (tenantId: string) => Promise<string[]>;
+};
 
-export function createPolicyService({ store, queries, audit, clock, catalogue }: PolicyServiceDeps) {
+export function createPolicyService({ store, queries, audit, clock, catalogue, memberIds }: PolicyServiceDeps) {
   const cache = createTtlCache<CompiledPolicy>({ clock, ttlMs: CACHE_TTL_MS });
   const cacheKey = (tenantId: string, env: TestOrLive) => `${tenantId}:${env}`;
   /** The last compiled version per key: an expired cache entry re-reads the version, and compiles only a new one. */
@@ -51,7 +59,8 @@ export function createPolicyService({ store, queries, audit, clock, catalogue }:
     },
 
     async put(tenantId: string, env: TestOrLive, rules: PolicyRule[], actor: AuditActor) {
-      validateRules(rules, (await catalogue.view({ tenantId, env })).tools.names());
+      const members = new Set((await memberIds(tenantId)).map((id) => id.toLowerCase()));
+      validateRules(rules, (await catalogue.view({ tenantId, env })).tools.names(), members);
       const at = clock.now().toISOString();
       const version = await store.transaction(async (trx) => {
         await store.lock(`policy:${tenantId}:${env}`, trx);

@@ -57,13 +57,14 @@ export type ToolServiceDeps = {
 export function createToolServices(deps: ToolServiceDeps) {
   const { store, vault, audit, events, clock } = deps;
   const { catalogue } = deps;
-  const policies = createPolicyService({ store, queries: createPolicyQueries(store), audit, clock, catalogue });
+  const tenantQueries = createTenantQueries(store);
+  const memberIds = async (tenantId: string) => (await tenantQueries.listMembers(tenantId)).map((member) => member.id);
+  const policies = createPolicyService({ store, queries: createPolicyQueries(store), audit, clock, catalogue, memberIds });
   const approvalQueries = createApprovalQueries(store);
   const approvalSettings = createApprovalSettingsQueries(store);
   const approvalDeliveries = createApprovalDeliveryQueries(store);
   const approvalBindings = createApprovalBinding(store);
   const approvalVotes = createApprovalVoteQueries(store);
-  const tenantQueries = createTenantQueries(store);
   const approverMembers: MemberDirectory = async (tenantId, trx) => (await tenantQueries.listMembers(tenantId, trx)).map(approverMemberOf);
   const seals = createInvocationSeals(vault);
   const invocationQueries = createInvocationQueries(store);

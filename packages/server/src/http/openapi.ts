@@ -42,6 +42,21 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string) {
           '`{"ok": false, "error": {"code", "message", "details"?, "request_id"}}`.',
       },
       servers: [{ url: publicUrl }],
+      tags: [
+        {
+          name: "approvals",
+          description:
+            "An approval is bound to one exact call (tenant, env, agent app, end user, tool, account, arguments); its `digest` (`sha256:…`) " +
+            "is shown wherever it is decided, with the account's display name and the agent app. States: pending → approved or denied " +
+            "(a decision) or expired; approved → consumed when the call starts, once. The policy rule that asked for it (its `approval` block) " +
+            "names who decides: one admin by default, `count` of the admins or of a group of members, `all_of` listed members, or the end user " +
+            "on a one-time hosted page (`end_user_url`). Each decision is one person's vote on one version of the call: one deny ends it, enough " +
+            "approving votes on the current digest grant it. An approver may approve with edited `arguments` (checked against the tool's schema " +
+            "and the policy; a rule may forbid edits); the edit changes the digest, the upstream receives exactly the edited call, and the agent's " +
+            "result carries `approval` with the changes. Slack buttons and email links decide through the same rules; a failing channel is retried " +
+            "and never loses the approval. At expiry (`ttl_seconds` of the rule) an `approval.expired` webhook is sent.",
+        },
+      ],
       components: {
         securitySchemes: {
           operatorToken: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "Identity-provider access token of an operator" },

@@ -54,7 +54,7 @@ describeEachDatabase("approvals in Slack", (kind) => {
   async function postedApproval(owner: SlackTenant, repo = "hello-world") {
     const { approval_id, invocation_id } = await requestApproval(world.broker, deletion(owner, repo));
     const posted = await deliverToSlack(world.broker, approval_id, "request");
-    return { approvalId: approval_id, invocationId: invocation_id, ts: posted.ts as string };
+    return { approvalId: approval_id, invocationId: invocation_id, ts: posted.ts };
   }
   const messageAt = (ts: string) => world.slack.messages(GENERAL).find((message) => message.ts === ts)!;
 

@@ -1,7 +1,8 @@
 /** Copies a value to the clipboard and says whether it worked (a live region, for screen readers too). */
 import { useState } from "react";
 
-export function CopyButton({ value, label }: { value: string; label: string }) {
+/** Whether `value` was copied ("no" until asked), and the function that copies it. */
+export function useCopy(value: string) {
   const [copied, setCopied] = useState<"no" | "yes" | "failed">("no");
   const copy = async () => {
     try {
@@ -11,6 +12,11 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
       setCopied("failed");
     }
   };
+  return { copied, copy };
+}
+
+export function CopyButton({ value, label }: { value: string; label: string }) {
+  const { copied, copy } = useCopy(value);
   return (
     <span className="copy">
       <button type="button" className="button button-secondary button-small" onClick={copy} aria-label={label}>

@@ -2,19 +2,12 @@
  * A secret the broker returns once (a control key, a webhook signing secret): shown in a
  * read-only field with a copy button until the operator dismisses it. Never stored anywhere.
  */
-import { useId, useState } from "react";
+import { useId } from "react";
+import { useCopy } from "./copy-button";
 
 export function SecretOnce({ label, value, onDismiss }: { label: string; value: string; onDismiss(): void }) {
   const id = useId();
-  const [copied, setCopied] = useState<"no" | "yes" | "failed">("no");
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied("yes");
-    } catch {
-      setCopied("failed");
-    }
-  };
+  const { copied, copy } = useCopy(value);
   return (
     <div className="secret-once">
       <label htmlFor={id}>{label}</label>

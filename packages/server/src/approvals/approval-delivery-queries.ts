@@ -47,9 +47,11 @@ export function createApprovalDeliveryQueries({ db: storeDb, kind }: Pick<Store,
         .execute();
     },
 
-    /** An approval's deliveries, oldest first (the console shows how each channel fared). */
-    listForApproval: (tenantId: string, approvalId: string, db: Executor = storeDb) =>
-      db.selectFrom("approval_deliveries").selectAll().where("tenant_id", "=", tenantId).where("approval_id", "=", approvalId).orderBy("created_at").orderBy("id").execute(),
+    /** The deliveries of some approvals (a page of them), oldest first (the console shows how each channel fared). */
+    async listForApprovals(tenantId: string, approvalIds: string[], db: Executor = storeDb) {
+      if (approvalIds.length === 0) return [];
+      return db.selectFrom("approval_deliveries").selectAll().where("tenant_id", "=", tenantId).where("approval_id", "in", approvalIds).orderBy("created_at").orderBy("id").execute();
+    },
 
     /**
      * Leases up to `limit` due deliveries in one conditional UPDATE: it counts the attempt and moves

@@ -77,8 +77,6 @@ export function present(approval: Approval, now: Date) {
   };
 }
 
-export { channelsFor } from "./approval-voting.js";
-
 export function createApprovalService(deps: ApprovalDeps) {
   const { queries, settings, deliveries, events, clock, ttlSeconds, endUserUrl } = deps;
   const voting = createApprovalVoting(deps);
@@ -133,10 +131,6 @@ export function createApprovalService(deps: ApprovalDeps) {
           end_user_url: endUserUrl(approval),
         },
       }, trx);
-    },
-
-    async listPending(tenantId: string, page: { limit: number; after?: PendingCursor }) {
-      return this.list(tenantId, "pending", page);
     },
 
     /** A page of approvals: pending ones oldest first (a queue), decided or all newest first. */

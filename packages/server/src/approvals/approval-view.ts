@@ -8,6 +8,7 @@ import type { TestOrLive } from "../ids.js";
 import type { Approval } from "./approval.js";
 import type { ApprovalBindings } from "./approval-binding.js";
 import type { ApprovalDeliveryQueries } from "./approval-delivery-queries.js";
+import type { ApprovalDeliveriesTable } from "../store/schema.js";
 import { deliveryView } from "./approval-delivery-view.js";
 import { digestOf } from "./approval-digest.js";
 import { votesNeeded } from "./approval-requirement.js";
@@ -19,7 +20,7 @@ import { visibleStatus } from "./approval-rules.js";
 export type ApprovalViewDeps = {
   bindings: Pick<ApprovalBindings, "describe">;
   votes: Pick<ApprovalVoteQueries, "listFor" | "requesterMemberOf">;
-  deliveries: Pick<ApprovalDeliveryQueries, "listForApproval">;
+  deliveries: Pick<ApprovalDeliveryQueries, "listForApprovals">;
   members: MemberDirectory;
   clock: Clock;
   /** The catalogue's risk of a tool, passed in: approvals know nothing of tools. */
@@ -48,18 +49,14 @@ export function createApprovalViews(deps: ApprovalViewDeps) {
     };
   }
 
-  async function showOne(approval: Approval, votes: ApprovalVote[], names: Map<string, string | null>, eligible: Set<string>, reader: ApprovalReader) {
+  async function showOne(approval: Approval, votes: ApprovalVote[], deliveries: ApprovalDeliveriesTable[], names: Map<string, string | null>, eligible: Set<string>, reader: ApprovalReader) {
     const viewerMemberId = reader.memberId;
     const now = deps.clock.now();
     const digest = digestOf(approval);
     const pending = visibleStatus(approval, now) === "pending";
     const onDigest = votes.filter((vote) => vote.digest === digest);
     const mine = viewerMemberId === null ? undefined : onDigest.find((vote) => vote.voter === `member:${viewerMemberId}`);
-    const [binding, deliveries, risk] = await Promise.all([
-      deps.bindings.describe(approval),
-      deps.deliveries.listForApproval(approval.tenantId, approval.id),
-      deps.riskOf(approval.tenantId, approval.env, approval.toolName),
-    ]);
+    const [binding, risk] = await Promise.all([deps.bindings.describe(approval), deps.riskOf(approval.tenantId, approval.env, approval.toolName)]);
     // The link decides for the end user: only those who may hand it to them see it.
     const endUserUrl = reader.seesEndUserUrl && deps.endUserUrlOf ? deps.endUserUrlOf(approval) : null;
     const { approvers, requesterMayApprove, editsAllowed } = approval.requirement;
@@ -100,7 +97,8 @@ export function createApprovalViews(deps: ApprovalViewDeps) {
   return {
     /** Approvals of one tenant as `reader` (an operator, or the customer's backend) sees them, in the order given. */
     async show(tenantId: string, approvals: Approval[], reader: ApprovalReader) {
-      const [members, votes] = await Promise.all([deps.members(tenantId), deps.votes.listFor(tenantId, approvals.map((approval) => approval.id))]);
+      const ids = approvals.map((approval) => approval.id);
+      const [members, votes, deliveries] = await Promise.all([deps.members(tenantId), deps.votes.listFor(tenantId, ids), deps.deliveries.listForApprovals(tenantId, ids)]);
       const names = new Map(members.map((member) => [member.id, member.displayName]));
       const requesters = new Map<string, Promise<string | null>>();
       const requesterOf = (agentAppId: string) => {
@@ -110,7 +108,9 @@ export function createApprovalViews(deps: ApprovalViewDeps) {
       return Promise.all(approvals.map(async (approval) => {
         const requester = approval.requirement.requesterMayApprove ? null : await requesterOf(approval.agentAppId);
         const eligible = eligibleVoters(approval, members, requester);
-        return showOne(approval, votes.filter((vote) => vote.approvalId === approval.id), names, eligible, reader);
+        const itsVotes = votes.filter((vote) => vote.approvalId === approval.id);
+        const itsDeliveries = deliveries.filter((delivery) => delivery.approval_id === approval.id);
+        return showOne(approval, itsVotes, itsDeliveries, names, eligible, reader);
       }));
     },
   };

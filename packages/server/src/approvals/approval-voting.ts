@@ -43,7 +43,7 @@ export type VotingDeps = {
 };
 
 /** Why a decision was refused, from the approval as it is now. */
-export function undecidable(approval: Approval): BrokerError {
+function undecidable(approval: Approval): BrokerError {
   if (approval.status !== "pending" && approval.status !== "expired") {
     return new BrokerError("approval_already_decided", `the approval was already ${approval.status}`, { status: approval.status });
   }
@@ -66,8 +66,10 @@ export function eligibleVoters(approval: Approval, members: ApproverMember[], re
 }
 
 /** Approving votes on the call as it will run, from people who may decide it. */
-export const approvingVotes = (approval: Approval, votes: ApprovalVote[], eligible: Set<string>) =>
-  votes.filter((vote) => vote.approvalId === approval.id && vote.decision === "approve" && vote.digest === digestOf(approval) && eligible.has(vote.voter));
+export function approvingVotes(approval: Approval, votes: ApprovalVote[], eligible: Set<string>) {
+  const digest = digestOf(approval);
+  return votes.filter((vote) => vote.approvalId === approval.id && vote.decision === "approve" && vote.digest === digest && eligible.has(vote.voter));
+}
 
 function assertEditable(approval: Approval, input: DecisionInput, decider: Decider) {
   if (input.arguments === undefined) return;

@@ -4,14 +4,15 @@
  */
 import { LogController, type FastifyReply, type FastifyRequest } from "fastify";
 
-/** A connect link's token is the session's only credential: logs keep its prefix only. */
-const CONNECT_TOKEN = /^\/connect\/cs_[^/]*/;
-/** So is an approval link's (approvals/approval-links.ts): logs keep none of it. */
-const APPROVAL_LINK_TOKEN = /^\/approve\/[^/]*/;
+/**
+ * A connect link's token is the session's only credential, and so is an approval link's
+ * (approvals/approval-links.ts): logs keep the connect token's prefix only, and none of the other.
+ */
+const LINK_TOKEN = /^\/(connect\/cs_|approve\/)[^/]*/;
 
 function requestLogSerializer(request: FastifyRequest) {
   // Query strings can carry OAuth codes and state: log the path only.
-  return { id: request.id, method: request.method, path: request.url.split("?")[0]!.replace(CONNECT_TOKEN, "/connect/cs_…").replace(APPROVAL_LINK_TOKEN, "/approve/…") };
+  return { id: request.id, method: request.method, path: request.url.split("?")[0]!.replace(LINK_TOKEN, "/$1…") };
 }
 
 /**

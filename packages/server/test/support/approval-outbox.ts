@@ -28,7 +28,7 @@ export function parkCall(world: ServiceWorld, ruleApproval: RuleApproval | undef
   );
 }
 
-export const deliveriesOf = (world: ServiceWorld, approvalId: string) => world.services.approvalDeliveries.listForApproval(world.tenant.tenantId, approvalId);
+export const deliveriesOf = (world: ServiceWorld, approvalId: string) => world.services.approvalDeliveries.listForApprovals(world.tenant.tenantId, [approvalId]);
 
 export async function deliveryOf(world: ServiceWorld, approvalId: string, purpose: "request" | "reminder" | "outcome", channel: "slack" | "email" = "email") {
   const row = (await deliveriesOf(world, approvalId)).find((d) => d.purpose === purpose && d.channel === channel);

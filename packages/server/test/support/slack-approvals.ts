@@ -5,6 +5,7 @@
  */
 import { expect } from "vitest";
 import type { DeliveryPurpose } from "../../src/approvals/approval-channel.js";
+import type { PostedSlackMessage } from "../../src/approvals/slack-message-queries.js";
 import type { ManualClock } from "../../src/clock.js";
 import { startBroker, type TestBroker } from "./broker.js";
 import { connectAccount } from "./connect.js";
@@ -62,7 +63,7 @@ export async function linkSlackUser(broker: TestBroker, tenant: SlackTenant, sla
 /** An approval's Slack delivery of one purpose, as the outbox keeps it. */
 export async function slackDelivery(broker: TestBroker, approvalId: string, purpose: DeliveryPurpose) {
   const row = await broker.services.store.db.selectFrom("approval_deliveries").selectAll().where("approval_id", "=", approvalId).where("channel", "=", "slack").where("purpose", "=", purpose).executeTakeFirst();
-  return row && { ...row, progress: row.progress ? (JSON.parse(row.progress) as any) : null };
+  return row && { ...row, progress: row.progress ? (JSON.parse(row.progress) as PostedSlackMessage) : null };
 }
 
 /** Runs the approval outbox once (the worker is off in these worlds), then answers the Slack delivery's state. */
@@ -70,7 +71,7 @@ export async function deliverToSlack(broker: TestBroker, approvalId: string, pur
   await broker.services.approvalOutbox.runOnce();
   const delivery = await slackDelivery(broker, approvalId, purpose);
   expect(delivery?.status, delivery?.last_error ?? "").toBe("sent");
-  return delivery!.progress;
+  return delivery!.progress!;
 }
 
 /** Posts what Slack sends when someone presses a button (the fake Slack's signed request) to the broker. */

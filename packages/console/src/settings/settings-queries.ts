@@ -14,6 +14,8 @@ export function useUpdateMember(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (patch: MemberPatch) => api("patch", "/v1/members/{id}", { path: { id }, body: patch }),
+    // The saved member is shown at once (the "Saved" notice must not stand beside the old values), then the list is re-read.
+    onSuccess: (saved) => queryClient.setQueryData<{ data: (typeof saved)[] }>([tenant_id, "members"], (list) => list && { ...list, data: list.data.map((member) => (member.id === saved.id ? saved : member)) }),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: [tenant_id, "members"] }),
   });
 }

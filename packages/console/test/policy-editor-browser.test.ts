@@ -97,9 +97,17 @@ if (missing.length) process.stdout.write(`\n[console] policy editor browser test
     // Review: the high-risk deletion that waited for an approval is now refused.
     await page.getByRole("button", { name: "Review and save" }).click();
     const review = page.getByRole("region", { name: "Review before saving" });
-    const diff = review.getByRole("list", { name: "Decisions that change" });
+    const diff = review.getByRole("list", { name: "Decisions that change from require_approval to deny" });
     await expect.poll(() => diff.count(), { timeout: 10_000 }).toBe(1);
-    expect(await diff.getByRole("listitem").filter({ hasText: /^scm\.delete_repository: .*require_approval.*→.*deny/ }).count()).toBeGreaterThan(0);
+    // Only the destructive tools change, each on one line for both callers tried; the first 20 show at once.
+    expect(await diff.getByRole("listitem").count()).toBe(20);
+    await review.getByRole("button", { name: /^Show all \d+ tools$/ }).click();
+    const deletion = diff.getByRole("listitem").filter({ hasText: /^scm\.delete_repository: require_approval → deny/ });
+    expect(await deletion.count()).toBe(1);
+    expect(await deletion.textContent()).toMatch(/for no end user; for end user example-end-user \(rule no-deletes\)/);
+    // Low-risk destructive tools ran before and are refused now too; nothing else changes.
+    const changes = await review.getByRole("list").evaluateAll((lists) => lists.map((list) => list.getAttribute("aria-label")));
+    expect(changes.sort()).toEqual(["Decisions that change from allow to deny", "Decisions that change from require_approval to deny"]);
     await shootBoth(page, "review", review);
     await review.getByRole("button", { name: "Save as version 1" }).click();
     await expect.poll(() => page.getByText("Saved as version 1.").count(), { timeout: 10_000 }).toBe(1);
@@ -110,6 +118,29 @@ if (missing.length) process.stdout.write(`\n[console] policy editor browser test
     expect(JSON.parse(await jsonText(page))).toEqual([expect.objectContaining({ id: "no-deletes", effect: "deny" })]);
     const stored = await call(broker, "GET", "/v1/policy?env=test", asOperator(tenant));
     expect(stored.body).toMatchObject({ version: 1, rules: [{ id: "no-deletes", effect: "deny" }] });
+    await page.close();
+  });
+
+  it("edits conditions, end users and the order of rules in the form, and the JSON follows", async () => {
+    const page = await openPolicy(tenant.operatorSubject);
+    await page.getByRole("button", { name: "Add rule" }).click();
+    const added = ruleCard(page, 1);
+    await added.getByLabel("Rule id").fill("alice-prod");
+    await added.getByLabel("Effect").selectOption("deny");
+    await added.getByLabel("Tools", { exact: true }).fill("scm.*");
+    await added.getByRole("button", { name: "Add tool" }).click();
+    await added.getByLabel("End users").selectOption("list");
+    await added.getByLabel("End user ids").fill("alice, bob");
+    await added.getByRole("button", { name: "Add condition" }).click();
+    await added.getByLabel("Argument (JSON pointer)").fill("/repo");
+    await added.getByLabel("Test").selectOption("prefix");
+    await added.getByLabel("Value").fill("prod-");
+    await page.getByRole("button", { name: "Move Rule 2 up" }).click();
+    await shootBoth(page, "conditions", ruleCard(page, 0));
+    await page.getByRole("tab", { name: "JSON" }).click();
+    const rules = JSON.parse(await jsonText(page));
+    expect(rules.map((rule: { id: string }) => rule.id)).toEqual(["alice-prod", "no-deletes"]);
+    expect(rules[0]).toEqual({ id: "alice-prod", effect: "deny", tools: ["scm.*"], end_users: ["alice", "bob"], conditions: [{ pointer: "/repo", prefix: "prod-" }] });
     await page.close();
   });
 

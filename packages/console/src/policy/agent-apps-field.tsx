@@ -13,7 +13,7 @@ export function AgentAppsField({ idBase, value = [], apps, faults, onChange }: P
   // Ids the document names that the list does not show (a disabled app, a typo in the JSON) stay visible.
   const unknown = value.filter((id) => !apps.some((app) => app.id === id));
   return (
-    <fieldset className="field">
+    <fieldset className="field plain-fieldset">
       <legend>Agent apps</legend>
       {apps.length === 0 && unknown.length === 0 ? <p className="field-hint">No agent apps yet: the rule covers every agent app.</p> : null}
       <div className="checkbox-grid">

@@ -25,11 +25,13 @@ export function EndUsersField({ value, faults, onChange }: Props) {
     <div className="field">
       <label htmlFor={`${id}-scope`}>End users</label>
       <select id={`${id}-scope`} value={scopeOf(value)} onChange={(event) => choose(event.target.value)} {...faultProps(faultId, faults)}>
-        <option value="every">Every call, with or without an end user</option>
-        <option value="any">Calls made for any end user</option>
-        <option value="none">Calls made for no end user</option>
-        <option value="list">Calls made for these end users…</option>
+        <option value="every">Every call</option>
+        <option value="any">Calls for any end user</option>
+        <option value="none">Calls for no end user</option>
+        <option value="list">Calls for these end users…</option>
       </select>
+      {value === undefined ? <p className="field-hint">With or without an end user.</p> : null}
+      {value === "none" ? <p className="field-hint">Calls you make on your own behalf.</p> : null}
       {Array.isArray(value) ? (
         <>
           <label htmlFor={`${id}-ids`} className="visually-hidden">

@@ -35,12 +35,14 @@ export function ToolPatternsField({ path, patterns = [], tools, faults, onChange
       {patterns.length > 0 ? (
         <ul className="pattern-list" aria-label="Tools this rule covers">
           {patterns.map((pattern, index) => {
-            const count = tools.filter((tool) => globMatcher(pattern).test(tool.name)).length;
+            // A glob says how many tools it reaches; a name only when it names none.
+            const isGlob = /[*?]/.test(pattern);
+            const count = isGlob || !tools.some((tool) => tool.name === pattern) ? tools.filter((tool) => globMatcher(pattern).test(tool.name)).length : 1;
             const own = faults.filter((fault) => fault.field === `${path}/${index}`).length > 0;
             return (
               <li key={pattern} className={own ? "pattern pattern-fault" : "pattern"}>
                 <code>{pattern}</code>
-                <span className="muted"> {count === 1 ? "1 tool" : `${count} tools`}</span>
+                {isGlob || count === 0 ? <span className="muted">{count === 1 ? "1 tool" : `${count} tools`}</span> : null}
                 <button type="button" className="button-link" onClick={() => remove(pattern)} aria-label={`Remove ${pattern}`}>
                   ✕
                 </button>

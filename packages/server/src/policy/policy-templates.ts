@@ -51,7 +51,7 @@ export function policyTemplates(tools: readonly TemplateTool[]): PolicyTemplate[
       id: "read_only_agent",
       name: "Read-only agent",
       description:
-        "Tools the catalogue marks as reads run; every other call is refused, including tools added to the catalogue later (the last rule names no tool, so it matches them all).",
+        "Reads run; every other call is refused, tools added to the catalogue later included (the last rule names no tool, so it matches them all).",
       rules: [
         ...rulesFor({ id: "reads-run", effect: "allow", description: "Reads (side_effect: read) run without asking" }, patternsFor(reads, tools)),
         { id: "everything-else-refused", effect: "deny", description: "Any call no rule above allowed: writes, and tools added later" },
@@ -61,21 +61,21 @@ export function policyTemplates(tools: readonly TemplateTool[]): PolicyTemplate[
       id: "approve_all_writes",
       name: "Approve all writes",
       description:
-        "Every tool the catalogue marks as a write waits for one admin's approval, whatever its risk; reads keep the risk default (low-risk reads run, high-risk ones need an approval). A write tool added later gets the risk default until you add it.",
+        "Every write waits for an admin's approval, low-risk ones too; reads keep the risk default. The writes are listed by name: one added to the catalogue later keeps the risk default until you add it.",
       rules: rulesFor({ id: "writes-need-approval", effect: "require_approval", description: "Writes (side_effect: write) wait for an approval" }, writesOnly),
     },
     {
       id: "deny_destructive",
       name: "Deny destructive",
-      description: "Tools the catalogue marks as destructive (they delete or overwrite what was there) are refused; every other call keeps the risk default.",
+      description: "Tools that delete or overwrite what was there are refused; every other call keeps the risk default.",
       rules: rulesFor({ id: "no-destructive-calls", effect: "deny", description: "Destructive tools (they delete or overwrite)" }, patternsFor(destructive, tools)),
     },
     {
       id: "per_end_user_limits",
       name: "Per-end-user limits",
       description:
-        "For calls an agent makes on behalf of one of your end users: destructive tools are refused and every other write waits for that end user's own approval (a one-time hosted page), reads run. " +
-        "Calls on your own behalf (no end user) keep the risk default. The policy language limits what may run, not how often: rate limits are per agent app (BROKER_RATE_LIMIT_EXECUTE).",
+        "For calls made for one of your end users: destructive tools are refused, other writes wait for that end user's own approval, reads run. Calls for no end user keep the risk default. " +
+        "Rules limit what runs, not how often: rate limits are per agent app.",
       rules: [
         ...rulesFor({ id: "end-users-no-destructive", effect: "deny", end_users: "any", description: "No destructive call on an end user's behalf" }, patternsFor(destructive, tools)),
         ...rulesFor(

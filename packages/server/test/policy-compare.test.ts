@@ -53,7 +53,9 @@ describeEachDatabase("policy templates and compare", (kind) => {
     const asViewer = { token: viewer.token, tenant: fresh.tenantId };
     const result = await compare(asViewer, { env: "test", rules: [DENY_DELETES] });
     expect(result.status, result.text).toBe(200);
-    expect(result.body).toMatchObject({ env: "test", current_version: 1, representative: true });
+    expect(result.body).toMatchObject({ env: "test", current_version: 1, representative: true, truncated: false });
+    // Only the tools a rule of either document reaches: scm.get_* in force, the deletion in the draft.
+    expect(new Set(result.body.results.map((r: { call: { tool_name: string } }) => r.call.tool_name.split(".")[0]))).toEqual(new Set(["scm"]));
     const deletion = result.body.results.find((r: { call: { tool_name: string; end_user_id?: string } }) => r.call.tool_name === "scm.delete_repository" && !r.call.end_user_id);
     expect(deletion).toMatchObject({ risk: "high", current: { decision: "require_approval", rule_id: null, reason: "default_high_risk" }, draft: { decision: "deny", rule_id: "no-deletes" }, changed: true });
     const read = result.body.results.find((r: { call: { tool_name: string } }) => r.call.tool_name === "scm.get_repository");

@@ -3130,7 +3130,7 @@ export interface paths {
         put?: never;
         /**
          * What a draft policy would change: the same calls decided by the policy in force and by the draft
-         * @description Nothing is saved or executed; viewers may compare. `rules` is checked as PUT /v1/policy checks it (422 `unprocessable` with the JSON path in error.details.fields). Without `calls` the broker picks representative ones (`representative: true`): every tool of the env for no end user and for an end user no rule names, and for each rule naming end users, agent apps or conditions, a call of each tool it covers that it would match (arguments built from its equals, one_of and prefix conditions; regex conditions cannot be built). At most 500 calls. A call naming no tool of the env → 422 with `/calls/{i}/tool_name`. `changed` is true when the effect differs.
+         * @description Nothing is saved or executed; viewers may compare. `rules` is checked as PUT /v1/policy checks it (422 `unprocessable` with the JSON path in error.details.fields). Without `calls` the broker picks representative ones (`representative: true`) among the tools some rule of either document reaches (any other tool keeps its risk default under both): for each rule naming end users, agent apps or conditions, a call of each tool it covers that it would match (arguments built from its equals, one_of and prefix conditions; regex conditions cannot be built), then each tool for no end user and for an end user no rule names (`example-end-user`), sorted by tool. At most 1000 calls; `truncated` says the cap left some out. A call naming no tool of the env → 422 with `/calls/{i}/tool_name`. `changed` is true when the effect differs.
          */
         post: {
             parameters: {
@@ -3255,6 +3255,8 @@ export interface paths {
                                 /** @enum {string} */
                                 risk: "low" | "high";
                             }[];
+                            /** @description Whether representative calls were left out at the cap */
+                            truncated: boolean;
                         };
                     };
                 };

@@ -47,6 +47,13 @@ export function DecisionDiff({ comparison, appName }: { comparison: PolicyCompar
         {comparison.representative ? `${comparison.results.length} representative calls` : `${comparison.results.length} calls`} decided by version {comparison.current_version} (in force) and by the draft:{" "}
         <strong>{changed === 0 ? "no decision changes" : `${changed} ${changed === 1 ? "decision changes" : "decisions change"}`}</strong>, {comparison.results.length - changed} stay the same.
       </p>
+      {comparison.truncated ? <p className="field-hint">The broker tries at most {comparison.results.length} calls: some tools were left out of this review.</p> : null}
+      {comparison.representative ? (
+        <p className="field-hint">
+          The calls are the broker's: every tool a rule of either version reaches, for no end user and for an end user no rule names (example-end-user), and for each rule with end users, agent apps or
+          conditions, a call it would match. A tool no rule reaches keeps its risk default under both.
+        </p>
+      ) : null}
       {groups.map((lines) => (
         <ChangeGroup key={`${lines[0]!.before}-${lines[0]!.after}`} lines={lines} />
       ))}

@@ -1,12 +1,12 @@
 /**
  * What a draft policy would change (POST /v1/policy/compare): the same calls decided by the
  * policy in force and by the draft, side by side. Without calls of the caller's own, the broker
- * picks representative ones: every tool of the env, for no end user and for an end user no rule
- * names, and for each rule (of either document) that names end users or agent apps or has
+ * picks representative ones among the tools some rule of either document reaches (any other tool
+ * is decided by its risk under both): for each rule that names end users or agent apps or has
  * conditions, a call of each tool it covers that it would match (its first end user and agent
- * app, arguments built to satisfy its equals / one_of / prefix conditions). A regex condition
- * cannot be satisfied by construction; its rule is still reached by the calls above only when
- * its other conditions allow.
+ * app, arguments built to satisfy its equals / one_of / prefix conditions), and each tool for no
+ * end user and for an end user no rule names. A regex condition cannot be satisfied by
+ * construction, so a rule with one gets only the plain calls.
  */
 import type { ToolRisk } from "../providers/provider-types.js";
 import type { CompiledPolicy, PolicyDecision } from "./policy-engine.js";
@@ -20,7 +20,7 @@ export type ComparedCall = { tool_name: string; agent_app_id?: string | undefine
 export const UNNAMED_AGENT_APP = "00000000-0000-0000-0000-000000000000";
 /** Stands for "some end user no rule names" in representative calls. */
 export const EXAMPLE_END_USER = "example-end-user";
-export const MAX_COMPARED_CALLS = 500;
+export const MAX_COMPARED_CALLS = 1000;
 
 type ToolRef = { name: string; risk: ToolRisk };
 
@@ -52,32 +52,50 @@ function setPointer(target: Record<string, unknown>, pointer: string, value: unk
   return true;
 }
 
-/** Representative calls for the tools of the env and the rules of both documents, without duplicates, at most MAX_COMPARED_CALLS. */
-export function representativeCalls(tools: readonly ToolRef[], rules: readonly PolicyRule[]): ComparedCall[] {
+/** A tool some rule of either document reaches: any other is decided by its risk under both, so it cannot change. */
+const coveredBy = (rules: readonly PolicyRule[]) => {
+  const matchers = rules.map((rule) => rule.tools?.map(globToRegExp));
+  return (name: string) => matchers.some((tools) => !tools || tools.some((matcher) => matcher.test(name)));
+};
+
+/**
+ * Representative calls for the rules of both documents, without duplicates, sorted by tool: first
+ * the calls each rule with end users, agent apps or conditions would match, then every covered
+ * tool for no end user and for an end user no rule names. At most MAX_COMPARED_CALLS; `truncated`
+ * says the cap cut some off.
+ */
+export function representativeCalls(tools: readonly ToolRef[], rules: readonly PolicyRule[]): { calls: ComparedCall[]; truncated: boolean } {
   const namedEndUsers = new Set(rules.flatMap((rule) => (Array.isArray(rule.end_users) ? rule.end_users : [])));
   let someEndUser = EXAMPLE_END_USER;
   while (namedEndUsers.has(someEndUser)) someEndUser += "-x";
+  const isCovered = coveredBy(rules);
+  const covered = tools.filter((tool) => isCovered(tool.name));
   const calls = new Map<string, ComparedCall>();
+  let truncated = false;
   const add = (call: ComparedCall) => {
     const key = JSON.stringify([call.tool_name, call.agent_app_id ?? null, call.end_user_id ?? null, call.arguments]);
-    if (!calls.has(key) && calls.size < MAX_COMPARED_CALLS) calls.set(key, call);
+    if (calls.has(key)) return;
+    if (calls.size >= MAX_COMPARED_CALLS) truncated = true;
+    else calls.set(key, call);
   };
-  for (const tool of tools) {
-    add({ tool_name: tool.name, arguments: {} });
-    add({ tool_name: tool.name, end_user_id: someEndUser, arguments: {} });
-  }
   for (const rule of rules) {
     if (!rule.end_users && !rule.agent_apps && !rule.conditions?.length) continue;
     const args = argumentsSatisfying(rule.conditions ?? []);
     if (!args) continue;
     const endUser = rule.end_users === "none" ? undefined : Array.isArray(rule.end_users) ? rule.end_users[0] : someEndUser;
-    const matchers = rule.tools?.map(globToRegExp);
-    for (const tool of tools) {
-      if (matchers && !matchers.some((matcher) => matcher.test(tool.name))) continue;
+    const reaches = coveredBy([rule]);
+    for (const tool of covered.filter((t) => reaches(t.name))) {
       add({ tool_name: tool.name, agent_app_id: rule.agent_apps?.[0], end_user_id: endUser, arguments: args });
+      if (truncated) break;
     }
   }
-  return [...calls.values()];
+  for (const tool of covered) {
+    add({ tool_name: tool.name, arguments: {} });
+    add({ tool_name: tool.name, end_user_id: someEndUser, arguments: {} });
+  }
+  const ordered = [...calls.values()].map((call, index) => ({ call, index }));
+  ordered.sort((a, b) => (a.call.tool_name < b.call.tool_name ? -1 : a.call.tool_name > b.call.tool_name ? 1 : a.index - b.index));
+  return { calls: ordered.map(({ call }) => call), truncated };
 }
 
 const decisionView = (decision: PolicyDecision) => ({ decision: decision.effect, rule_id: decision.rule_id, reason: decision.reason });

@@ -15,23 +15,38 @@ const TOOLS = [
 const APP = "9a0b7f1e-0000-4000-8000-000000000002";
 
 describe("representative calls", () => {
-  it("tries every tool for no end user and for an end user no rule names", () => {
-    const calls = representativeCalls(TOOLS, []);
-    expect(calls).toHaveLength(6);
-    expect(calls).toContainEqual({ tool_name: "scm.delete_repository", arguments: {} });
-    expect(calls).toContainEqual({ tool_name: "scm.delete_repository", end_user_id: EXAMPLE_END_USER, arguments: {} });
+  const ALL: PolicyRule = { id: "all", effect: "allow" };
+
+  it("tries every tool a rule reaches, for no end user and for an end user no rule names, sorted by tool", () => {
+    const { calls, truncated } = representativeCalls(TOOLS, [ALL]);
+    expect(truncated).toBe(false);
+    expect(calls.map((call) => [call.tool_name, call.end_user_id])).toEqual([
+      ["chat.post_message", undefined],
+      ["chat.post_message", EXAMPLE_END_USER],
+      ["scm.delete_repository", undefined],
+      ["scm.delete_repository", EXAMPLE_END_USER],
+      ["scm.get_repository", undefined],
+      ["scm.get_repository", EXAMPLE_END_USER],
+    ]);
+  });
+
+  it("leaves out the tools no rule of either document reaches: their risk decides under both", () => {
+    const { calls } = representativeCalls(TOOLS, [{ id: "r", effect: "deny", tools: ["scm.delete_*"] }]);
+    expect(new Set(calls.map((call) => call.tool_name))).toEqual(new Set(["scm.delete_repository"]));
+    expect(representativeCalls(TOOLS, []).calls).toEqual([]);
   });
 
   it("adds, for a rule naming end users, agent apps or conditions, a call of each tool it covers that the rule would match", () => {
     const rule: PolicyRule = { id: "r", effect: "deny", tools: ["scm.*"], end_users: ["alice"], agent_apps: [APP], conditions: [{ pointer: "/repo", prefix: "prod-" }, { pointer: "/owner/login", one_of: ["acme"] }] };
-    const calls = representativeCalls(TOOLS, [rule]);
-    expect(calls).toContainEqual({ tool_name: "scm.delete_repository", agent_app_id: APP, end_user_id: "alice", arguments: { repo: "prod-", owner: { login: "acme" } } });
-    expect(calls.filter((call) => call.end_user_id === "alice").map((call) => call.tool_name)).toEqual(["scm.get_repository", "scm.delete_repository"]);
-    expect(compilePolicy(1, [rule]).evaluate({ toolName: "scm.delete_repository", risk: "high", agentAppId: APP, endUserId: "alice", arguments: calls.at(-1)!.arguments }).rule_id).toBe("r");
+    const { calls } = representativeCalls(TOOLS, [rule]);
+    const built = { tool_name: "scm.delete_repository", agent_app_id: APP, end_user_id: "alice", arguments: { repo: "prod-", owner: { login: "acme" } } };
+    expect(calls).toContainEqual(built);
+    expect(calls.filter((call) => call.end_user_id === "alice").map((call) => call.tool_name)).toEqual(["scm.delete_repository", "scm.get_repository"]);
+    expect(compilePolicy(1, [rule]).evaluate({ toolName: built.tool_name, risk: "high", agentAppId: APP, endUserId: "alice", arguments: built.arguments }).rule_id).toBe("r");
   });
 
   it("never lets the stand-in end user be one a rule names", () => {
-    const calls = representativeCalls(TOOLS, [{ id: "r", effect: "deny", end_users: [EXAMPLE_END_USER] }]);
+    const { calls } = representativeCalls(TOOLS, [{ id: "r", effect: "deny", end_users: [EXAMPLE_END_USER] }]);
     expect(calls.some((call) => call.end_user_id === `${EXAMPLE_END_USER}-x`)).toBe(true);
   });
 
@@ -41,9 +56,13 @@ describe("representative calls", () => {
     expect(argumentsSatisfying([{ pointer: "/a~1b", equals: 1 }])).toEqual({ "a/b": 1 });
   });
 
-  it("stops at the cap", () => {
-    const many = Array.from({ length: 400 }, (_, i) => ({ name: `p.t${i}`, risk: "low" as const }));
-    expect(representativeCalls(many, [])).toHaveLength(MAX_COMPARED_CALLS);
+  it("stops at the cap, keeping the calls built for rules before the plain ones, and says so", () => {
+    const many = Array.from({ length: MAX_COMPARED_CALLS }, (_, i) => ({ name: `p.t${String(i).padStart(4, "0")}`, risk: "low" as const }));
+    const rule: PolicyRule = { id: "bob", effect: "deny", tools: ["p.t0999"], end_users: ["bob"] };
+    const { calls, truncated } = representativeCalls(many, [ALL, rule]);
+    expect(truncated).toBe(true);
+    expect(calls).toHaveLength(MAX_COMPARED_CALLS);
+    expect(calls).toContainEqual({ tool_name: "p.t0999", agent_app_id: undefined, end_user_id: "bob", arguments: {} });
   });
 });
 

@@ -6,7 +6,7 @@ import type { TestOrLive } from "../ids.js";
 import type { AgentAppService } from "../agent-apps/agent-app-service.js";
 import type { ScopedTools } from "../catalogue/tool-catalogue.js";
 import { POLICY_EFFECTS, PolicyRules } from "./policy-document.js";
-import { MAX_COMPARED_CALLS, UNNAMED_AGENT_APP } from "./policy-comparison.js";
+import { EXAMPLE_END_USER, MAX_COMPARED_CALLS, UNNAMED_AGENT_APP } from "./policy-comparison.js";
 import type { PolicyService } from "./policy-service.js";
 
 const PolicyDocument = Type.Object(
@@ -139,8 +139,9 @@ export function registerPolicyRoutes(app: App, deps: { policies: PolicyService; 
         summary: "What a draft policy would change: the same calls decided by the policy in force and by the draft",
         description:
           "Nothing is saved or executed; viewers may compare. `rules` is checked as PUT /v1/policy checks it (422 `unprocessable` with the JSON path in error.details.fields). " +
-          `Without \`calls\` the broker picks representative ones (\`representative: true\`): every tool of the env for no end user and for an end user no rule names, and for each rule naming end users, agent apps or conditions, ` +
-          `a call of each tool it covers that it would match (arguments built from its equals, one_of and prefix conditions; regex conditions cannot be built). At most ${MAX_COMPARED_CALLS} calls. ` +
+          "Without `calls` the broker picks representative ones (`representative: true`) among the tools some rule of either document reaches (any other tool keeps its risk default under both): " +
+          "for each rule naming end users, agent apps or conditions, a call of each tool it covers that it would match (arguments built from its equals, one_of and prefix conditions; regex conditions cannot be built), " +
+          `then each tool for no end user and for an end user no rule names (\`${EXAMPLE_END_USER}\`), sorted by tool. At most ${MAX_COMPARED_CALLS} calls; \`truncated\` says the cap left some out. ` +
           "A call naming no tool of the env → 422 with `/calls/{i}/tool_name`. `changed` is true when the effect differs.",
         body: Type.Object(
           { env: Type.Optional(EnvSchema), rules: PolicyRules, calls: Type.Optional(Type.Array(ComparedCall, { minItems: 1, maxItems: MAX_COMPARED_CALLS })) },
@@ -151,6 +152,7 @@ export function registerPolicyRoutes(app: App, deps: { policies: PolicyService; 
             env: EnvSchema,
             current_version: Type.Integer({ description: "The version in force the draft was compared with (0: none saved)" }),
             representative: Type.Boolean({ description: "Whether the broker chose the calls" }),
+            truncated: Type.Boolean({ description: "Whether representative calls were left out at the cap" }),
             results: Type.Array(Type.Object({ call: ComparedCall, risk: StringEnum(["low", "high"] as const), current: SideDecision, draft: SideDecision, changed: Type.Boolean() })),
           }),
           ...errorResponses(401, 415, 422),

@@ -100,14 +100,14 @@ export function createPolicyService({ store, queries, audit, clock, catalogue, m
       // Read once and compiled here, so both sides come from the same stored version.
       const stored = row ? (JSON.parse(row.document) as PolicyRule[]) : [];
       const current = compilePolicy(row?.version ?? 0, stored, caseInsensitiveIn(tools));
-      const chosen = calls ?? representativeCalls(tools.list(), [...stored, ...rules]);
-      const resolved = chosen.map((call, i) => {
+      const picked = calls ? { calls, truncated: false } : representativeCalls(tools.list(), [...stored, ...rules]);
+      const resolved = picked.calls.map((call, i) => {
         const name = tools.canonicalName(call.tool_name);
         if (name === undefined) throw unknownTool(i, call.tool_name);
         return { ...call, tool_name: name, risk: tools.resolve(name).tool.risk };
       });
       const draft = compilePolicy(current.version, rules, caseInsensitiveIn(tools));
-      return { env, current_version: current.version, representative: calls === undefined, results: compareDecisions(resolved, current, draft) };
+      return { env, current_version: current.version, representative: calls === undefined, truncated: picked.truncated, results: compareDecisions(resolved, current, draft) };
     },
 
     /** The compiled policy for the execute path. */

@@ -104,7 +104,7 @@ if (missing.length) process.stdout.write(`\n[console] policy editor browser test
     await review.getByRole("button", { name: /^Show all \d+ tools$/ }).click();
     const deletion = diff.getByRole("listitem").filter({ hasText: /^scm\.delete_repository: require_approval → deny/ });
     expect(await deletion.count()).toBe(1);
-    expect(await deletion.textContent()).toMatch(/for no end user; for end user example-end-user \(rule no-deletes\)/);
+    expect(await deletion.textContent()).toMatch(/with or without an end user \(rule no-deletes\)/);
     // Low-risk destructive tools ran before and are refused now too; nothing else changes.
     const changes = await review.getByRole("list").evaluateAll((lists) => lists.map((list) => list.getAttribute("aria-label")));
     expect(changes.sort()).toEqual(["Decisions that change from allow to deny", "Decisions that change from require_approval to deny"]);
@@ -141,6 +141,24 @@ if (missing.length) process.stdout.write(`\n[console] policy editor browser test
     const rules = JSON.parse(await jsonText(page));
     expect(rules.map((rule: { id: string }) => rule.id)).toEqual(["alice-prod", "no-deletes"]);
     expect(rules[0]).toEqual({ id: "alice-prod", effect: "deny", tools: ["scm.*"], end_users: ["alice", "bob"], conditions: [{ pointer: "/repo", prefix: "prod-" }] });
+    await page.close();
+  });
+
+  it("reviews the Read-only agent template: writes that ran are refused, reads are not in the list", async () => {
+    const page = await openPolicy(tenant.operatorSubject);
+    await page.getByText("Start from a template").click();
+    await page.getByRole("button", { name: "Use the template Read-only agent" }).click();
+    await expect.poll(() => ruleCard(page, 0).getByLabel("Rule id").inputValue()).toMatch(/^reads-run/);
+    await page.getByRole("button", { name: "Review and save" }).click();
+    const review = page.getByRole("region", { name: "Review before saving" });
+    const refused = review.getByRole("list", { name: "Decisions that change from allow to deny" });
+    await expect.poll(() => refused.count(), { timeout: 15_000 }).toBe(1);
+    for (const button of await review.getByRole("button", { name: /^Show all/ }).all()) await button.click();
+    expect(await refused.getByRole("listitem").filter({ hasText: /^scm\.create_issue: allow → deny/ }).count()).toBe(1);
+    expect(await review.getByText(/^scm\.get_repository:/).count()).toBe(0);
+    await shootBoth(page, "read-only-review", review);
+    await review.getByRole("button", { name: "Keep editing" }).click();
+    expect(await review.count()).toBe(0);
     await page.close();
   });
 

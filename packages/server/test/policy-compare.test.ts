@@ -86,6 +86,9 @@ describeEachDatabase("policy templates and compare", (kind) => {
     expect(unknownTool.body.error.details.fields[0].field).toBe("/rules/0/tools/0");
     const approvalOnDeny = await compare(asOperator(tenant), { rules: [{ id: "r", effect: "deny", approval: { edits: "forbidden" } }] });
     expect(approvalOnDeny.body.error.details.fields[0].field).toBe("/rules/0/approval");
+    const badId = await compare(asOperator(tenant), { rules: [{ id: "bad id", effect: "deny" }] });
+    expectError(badId, 422, "unprocessable");
+    expect(badId.body.error.details.fields.map((f: { field: string }) => f.field)).toContain("/rules/0/id");
     expectError(await compare(asOperator(tenant), { rules: [], extra: true }), 422, "unprocessable");
   });
 

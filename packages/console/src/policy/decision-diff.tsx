@@ -22,6 +22,10 @@ function callContext({ call }: ComparedDecision, appName: (id: string) => string
   return parts.join(" ");
 }
 
+/** The two plain calls the broker tries for every tool, said once. */
+const plainPair = (calls: string[]) => calls.length === 2 && calls[0] === "for no end user" && /^for end user example-end-user(-x)*$/.test(calls[1]!);
+const describeCalls = (calls: string[]) => (plainPair(calls) ? "with or without an end user" : calls.join("; "));
+
 /** Changed calls by change, then by tool, in the broker's order. */
 function groupChanges(results: readonly ComparedDecision[], appName: (id: string) => string) {
   const groups = new Map<string, Map<string, Line>>();
@@ -81,7 +85,7 @@ function ChangeGroup({ lines }: { lines: Line[] }) {
               <code>{line.tool}</code>: {before} → {after}
             </span>
             <span className="field-hint">
-              {line.calls.join("; ")} ({[...line.rules].join(", ")})
+              {describeCalls(line.calls)} ({[...line.rules].join(", ")})
             </span>
           </li>
         ))}

@@ -52,10 +52,10 @@ function setPointer(target: Record<string, unknown>, pointer: string, value: unk
   return true;
 }
 
-/** A tool some rule of either document reaches: any other is decided by its risk under both, so it cannot change. */
-const coveredBy = (rules: readonly PolicyRule[]) => {
-  const matchers = rules.map((rule) => rule.tools?.map(globToRegExp));
-  return (name: string) => matchers.some((tools) => !tools || tools.some((matcher) => matcher.test(name)));
+/** Whether a rule reaches a tool by name (a rule without `tools` reaches every tool); its globs compiled once. */
+const reachOf = (rule: PolicyRule) => {
+  const matchers = rule.tools?.map(globToRegExp);
+  return (name: string) => !matchers || matchers.some((matcher) => matcher.test(name));
 };
 
 /**
@@ -68,8 +68,9 @@ export function representativeCalls(tools: readonly ToolRef[], rules: readonly P
   const namedEndUsers = new Set(rules.flatMap((rule) => (Array.isArray(rule.end_users) ? rule.end_users : [])));
   let someEndUser = EXAMPLE_END_USER;
   while (namedEndUsers.has(someEndUser)) someEndUser += "-x";
-  const isCovered = coveredBy(rules);
-  const covered = tools.filter((tool) => isCovered(tool.name));
+  const reaches = rules.map(reachOf);
+  // A tool no rule of either document reaches is decided by its risk under both: it cannot change.
+  const covered = tools.filter((tool) => reaches.some((reach) => reach(tool.name)));
   const calls = new Map<string, ComparedCall>();
   let truncated = false;
   const add = (call: ComparedCall) => {
@@ -78,17 +79,16 @@ export function representativeCalls(tools: readonly ToolRef[], rules: readonly P
     if (calls.size >= MAX_COMPARED_CALLS) truncated = true;
     else calls.set(key, call);
   };
-  for (const rule of rules) {
-    if (!rule.end_users && !rule.agent_apps && !rule.conditions?.length) continue;
+  rules.forEach((rule, index) => {
+    if (!rule.end_users && !rule.agent_apps && !rule.conditions?.length) return;
     const args = argumentsSatisfying(rule.conditions ?? []);
-    if (!args) continue;
+    if (!args) return;
     const endUser = rule.end_users === "none" ? undefined : Array.isArray(rule.end_users) ? rule.end_users[0] : someEndUser;
-    const reaches = coveredBy([rule]);
-    for (const tool of covered.filter((t) => reaches(t.name))) {
+    for (const tool of covered.filter((t) => reaches[index]!(t.name))) {
       add({ tool_name: tool.name, agent_app_id: rule.agent_apps?.[0], end_user_id: endUser, arguments: args });
       if (truncated) break;
     }
-  }
+  });
   for (const tool of covered) {
     add({ tool_name: tool.name, arguments: {} });
     add({ tool_name: tool.name, end_user_id: someEndUser, arguments: {} });

@@ -37,6 +37,8 @@ export const CONSOLE_PATHS = [
   "/v1/members/{id}",
   "/v1/approval-settings",
   "/v1/policy/versions",
+  "/v1/policy/templates",
+  "/v1/policy/compare",
   "/v1/audit/verify",
   "/v1/usage/daily",
   "/v1/connections",

@@ -10,6 +10,7 @@ import "./styles/base.css";
 import "./styles/layout.css";
 import "./styles/components.css";
 import "./styles/approvals.css";
+import "./styles/policy.css";
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -3119,6 +3119,200 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/policy/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a draft policy would change: the same calls decided by the policy in force and by the draft
+         * @description Nothing is saved or executed; viewers may compare. `rules` is checked as PUT /v1/policy checks it (422 `unprocessable` with the JSON path in error.details.fields). Without `calls` the broker picks representative ones (`representative: true`) among the tools some rule of either document reaches (any other tool keeps its risk default under both): for each rule naming end users, agent apps or conditions, a call of each tool it covers that it would match (arguments built from its equals, one_of and prefix conditions; regex conditions cannot be built), then each tool for no end user and for an end user no rule names (`example-end-user`), sorted by tool. At most 1000 calls; `truncated` says the cap left some out. A call naming no tool of the env → 422 with `/calls/{i}/tool_name`. `changed` is true when the effect differs.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        calls?: {
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            agent_app_id?: string;
+                            arguments: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Your own id for one of your users (1–255 characters, no control characters); the broker treats it as opaque */
+                            end_user_id?: string;
+                            tool_name: string;
+                        }[];
+                        /** @enum {string} */
+                        env?: "test" | "live";
+                        rules: {
+                            /** @description Agent app ids; default all */
+                            agent_apps?: string[];
+                            /** @description Only on require_approval rules: who decides, whether they may edit, expiry, reminders and channels */
+                            approval?: {
+                                /** @description Who must approve. One deny ends the approval. Default: one admin. */
+                                approvers?: {
+                                    count: number;
+                                    of: "admins" | {
+                                        /** @description A group of members (PATCH /v1/members/{id} `groups`) */
+                                        group: string;
+                                    };
+                                } | {
+                                    all_of: string[];
+                                } | "end_user";
+                                /** @description Where the approval is sent besides the console. Default: the tenant's channels (PUT /v1/approval-settings). */
+                                channels?: ("slack" | "email")[];
+                                /**
+                                 * @description Whether approvers may change the arguments before approving. Default allowed.
+                                 * @enum {string}
+                                 */
+                                edits?: "allowed" | "forbidden";
+                                /** @description Send a reminder on the same channels this long before expiry */
+                                remind_before_seconds?: number;
+                                /** @description Whether the member who created the calling agent app may approve its calls. Default true. */
+                                requester_may_approve?: boolean;
+                                /** @description How long the approval may wait and then be used. Default BROKER_APPROVAL_TTL_SECONDS. */
+                                ttl_seconds?: number;
+                            };
+                            /** @description All must hold */
+                            conditions?: {
+                                equals?: unknown;
+                                one_of?: unknown[];
+                                /** @description JSON pointer into `arguments`, e.g. /repo */
+                                pointer: string;
+                                prefix?: string;
+                                /** @description RE2 regular expression (https://github.com/google/re2/wiki/Syntax; no backreferences or lookaround), searched for in string values, in time linear in the value. A pattern may compile to at most 1000 RE2 instructions, all patterns of a document to 5000. On a string longer than 10000 characters the condition is undecided, and an undecided rule can only make the decision stricter: the result is the most restrictive (deny, then require_approval, then allow) of the outcomes the undecided rules leave possible. */
+                                regex?: string;
+                            }[];
+                            description?: string;
+                            /** @enum {string} */
+                            effect: "allow" | "deny" | "require_approval";
+                            /** @description Which end users the rule is for: a list of end user ids (matches only calls acting for one of them, compared exactly), "any" (calls acting for some end user) or "none" (calls acting for no end user). Default: every call, with or without an end user. */
+                            end_users?: string[] | ("any" | "none");
+                            id: string;
+                            /** @description Tool names or globs like scm.*; default all tools */
+                            tools?: string[];
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The version in force the draft was compared with (0: none saved) */
+                            current_version: number;
+                            /** @enum {string} */
+                            env: "test" | "live";
+                            /** @description Whether the broker chose the calls */
+                            representative: boolean;
+                            results: {
+                                /** @description `agent_app_id` omitted: an agent app no rule names (decided as 00000000-0000-0000-0000-000000000000); `end_user_id` omitted: a call acting for no end user */
+                                call: {
+                                    /**
+                                     * Format: uuid
+                                     * @description A UUID
+                                     */
+                                    agent_app_id?: string;
+                                    arguments: {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description Your own id for one of your users (1–255 characters, no control characters); the broker treats it as opaque */
+                                    end_user_id?: string;
+                                    tool_name: string;
+                                };
+                                changed: boolean;
+                                current: {
+                                    /** @enum {string} */
+                                    decision: "allow" | "deny" | "require_approval";
+                                    /** @enum {string} */
+                                    reason: "rule" | "default_low_risk" | "default_high_risk";
+                                    rule_id: string | null;
+                                };
+                                draft: {
+                                    /** @enum {string} */
+                                    decision: "allow" | "deny" | "require_approval";
+                                    /** @enum {string} */
+                                    reason: "rule" | "default_low_risk" | "default_high_risk";
+                                    rule_id: string | null;
+                                };
+                                /** @enum {string} */
+                                risk: "low" | "high";
+                            }[];
+                            /** @description Whether representative calls were left out at the cap */
+                            truncated: boolean;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unsupported_media_type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description the request is well-formed but cannot be processed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/policy/simulate": {
         parameters: {
             query?: never;
@@ -3225,6 +3419,67 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policy/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Named starting points for a policy, built from the tools of one env
+         * @description Read-only agent, Approve all writes, Deny destructive, Per-end-user limits: each an ordinary rule list that PUT /v1/policy accepts as it stands. `writes` and `destructive` are the catalogue's `side_effect` and `destructive` marks (GET /v1/tools); a provider whose every tool is chosen is named by its glob (`scm.*`). Nothing is saved.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    env?: "test" | "live";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["PolicyTemplate"][];
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6039,6 +6294,59 @@ export interface components {
             };
             /** @enum {boolean} */
             ok: false;
+        };
+        PolicyTemplate: {
+            description: string;
+            id: string;
+            name: string;
+            rules: {
+                /** @description Agent app ids; default all */
+                agent_apps?: string[];
+                /** @description Only on require_approval rules: who decides, whether they may edit, expiry, reminders and channels */
+                approval?: {
+                    /** @description Who must approve. One deny ends the approval. Default: one admin. */
+                    approvers?: {
+                        count: number;
+                        of: "admins" | {
+                            /** @description A group of members (PATCH /v1/members/{id} `groups`) */
+                            group: string;
+                        };
+                    } | {
+                        all_of: string[];
+                    } | "end_user";
+                    /** @description Where the approval is sent besides the console. Default: the tenant's channels (PUT /v1/approval-settings). */
+                    channels?: ("slack" | "email")[];
+                    /**
+                     * @description Whether approvers may change the arguments before approving. Default allowed.
+                     * @enum {string}
+                     */
+                    edits?: "allowed" | "forbidden";
+                    /** @description Send a reminder on the same channels this long before expiry */
+                    remind_before_seconds?: number;
+                    /** @description Whether the member who created the calling agent app may approve its calls. Default true. */
+                    requester_may_approve?: boolean;
+                    /** @description How long the approval may wait and then be used. Default BROKER_APPROVAL_TTL_SECONDS. */
+                    ttl_seconds?: number;
+                };
+                /** @description All must hold */
+                conditions?: {
+                    equals?: unknown;
+                    one_of?: unknown[];
+                    /** @description JSON pointer into `arguments`, e.g. /repo */
+                    pointer: string;
+                    prefix?: string;
+                    /** @description RE2 regular expression (https://github.com/google/re2/wiki/Syntax; no backreferences or lookaround), searched for in string values, in time linear in the value. A pattern may compile to at most 1000 RE2 instructions, all patterns of a document to 5000. On a string longer than 10000 characters the condition is undecided, and an undecided rule can only make the decision stricter: the result is the most restrictive (deny, then require_approval, then allow) of the outcomes the undecided rules leave possible. */
+                    regex?: string;
+                }[];
+                description?: string;
+                /** @enum {string} */
+                effect: "allow" | "deny" | "require_approval";
+                /** @description Which end users the rule is for: a list of end user ids (matches only calls acting for one of them, compared exactly), "any" (calls acting for some end user) or "none" (calls acting for no end user). Default: every call, with or without an end user. */
+                end_users?: string[] | ("any" | "none");
+                id: string;
+                /** @description Tool names or globs like scm.*; default all tools */
+                tools?: string[];
+            }[];
         };
         WebhookDelivery: {
             attempt_count: number;

@@ -75,3 +75,6 @@ export type PolicyVersion = ApiResult<"get", "/v1/policy/versions">["data"][numb
 export type AuditVerification = ApiResult<"get", "/v1/audit/verify">;
 export type DailyUsage = ApiResult<"get", "/v1/usage/daily">;
 export type DailyUsageRow = DailyUsage["data"][number];
+export type PolicyTemplate = ApiResult<"get", "/v1/policy/templates">["data"][number];
+export type PolicyComparison = ApiResult<"post", "/v1/policy/compare">;
+export type ComparedDecision = PolicyComparison["results"][number];

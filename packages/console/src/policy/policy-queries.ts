@@ -1,7 +1,7 @@
 /** The tenant policy per env, its earlier versions, saving a new version, simulating a call, and the tool catalogue. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { Env, PolicyRules, SimulateBody } from "../api/types";
+import type { ApiBody, Env, PolicyRules, SimulateBody } from "../api/types";
 import { useTenant } from "../tenant/tenant-context";
 
 export function usePolicy(env: Env) {
@@ -36,6 +36,17 @@ export function usePolicyVersion(env: Env, version: number | null) {
     enabled: version !== null,
     staleTime: Infinity,
   });
+}
+
+/** Named starting points built from the env's tools; they change only with the catalogue. */
+export function usePolicyTemplates(env: Env) {
+  const { tenant_id } = useTenant();
+  return useQuery({ queryKey: [tenant_id, "policy-templates", env], queryFn: () => api("get", "/v1/policy/templates", { query: { env } }), staleTime: 60_000 });
+}
+
+/** A draft's decisions beside the policy in force (nothing is saved); 422 faults name their paths like a save's. */
+export function useComparePolicy(env: Env) {
+  return useMutation({ mutationFn: (rules: PolicyRules) => api("post", "/v1/policy/compare", { body: { env, rules } satisfies ApiBody<"post", "/v1/policy/compare"> }) });
 }
 
 export function useSimulate() {

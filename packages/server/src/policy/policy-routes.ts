@@ -6,6 +6,7 @@ import type { TestOrLive } from "../ids.js";
 import type { AgentAppService } from "../agent-apps/agent-app-service.js";
 import type { ScopedTools } from "../catalogue/tool-catalogue.js";
 import { POLICY_EFFECTS, PolicyRules } from "./policy-document.js";
+import { EXAMPLE_END_USER, MAX_COMPARED_CALLS, UNNAMED_AGENT_APP } from "./policy-comparison.js";
 import type { PolicyService } from "./policy-service.js";
 
 const PolicyDocument = Type.Object(
@@ -31,6 +32,32 @@ const Decision = Type.Object({
 });
 
 const validationAs422 = { status: 422, code: "unprocessable" };
+
+const Template = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    description: Type.String(),
+    rules: PolicyRules,
+  },
+  { $id: "PolicyTemplate" },
+);
+
+const ComparedCall = Type.Object(
+  {
+    tool_name: Type.String({ minLength: 1, maxLength: 200 }),
+    agent_app_id: Type.Optional(Uuid),
+    end_user_id: Type.Optional(EndUserId),
+    arguments: Type.Object({}, { additionalProperties: true }),
+  },
+  { additionalProperties: false, description: `\`agent_app_id\` omitted: an agent app no rule names (decided as ${UNNAMED_AGENT_APP}); \`end_user_id\` omitted: a call acting for no end user` },
+);
+
+const SideDecision = Type.Object({
+  decision: StringEnum(POLICY_EFFECTS),
+  rule_id: Type.Union([Type.String(), Type.Null()]),
+  reason: StringEnum(["rule", "default_low_risk", "default_high_risk"] as const),
+});
 
 export function registerPolicyRoutes(app: App, deps: { policies: PolicyService; catalogue: ScopedTools; agentApps: Pick<AgentAppService, "get"> }) {
   const tags = ["policy"];
@@ -84,6 +111,55 @@ export function registerPolicyRoutes(app: App, deps: { policies: PolicyService; 
       },
     },
     async (request) => deps.policies.put(request.credential.tenantId, (request.body.env ?? "test") as TestOrLive, request.body.rules, actorOf(request.credential)),
+  );
+
+  app.get(
+    "/v1/policy/templates",
+    {
+      config: { credentials: ["operator"] },
+      schema: {
+        tags,
+        summary: "Named starting points for a policy, built from the tools of one env",
+        description:
+          "Read-only agent, Approve all writes, Deny destructive, Per-end-user limits: each an ordinary rule list that PUT /v1/policy accepts as it stands. " +
+          "`writes` and `destructive` are the catalogue's `side_effect` and `destructive` marks (GET /v1/tools); a provider whose every tool is chosen is named by its glob (`scm.*`). Nothing is saved.",
+        querystring: Type.Object({ env: Type.Optional(EnvSchema) }, { additionalProperties: false }),
+        response: { 200: Type.Object({ data: Type.Array(Template) }), ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => ({ data: await deps.policies.templates(request.credential.tenantId, (request.query.env ?? "test") as TestOrLive) }),
+  );
+
+  app.post(
+    "/v1/policy/compare",
+    {
+      config: { credentials: ["operator"], validationError: validationAs422 },
+      schema: {
+        tags,
+        summary: "What a draft policy would change: the same calls decided by the policy in force and by the draft",
+        description:
+          "Nothing is saved or executed; viewers may compare. `rules` is checked as PUT /v1/policy checks it (422 `unprocessable` with the JSON path in error.details.fields). " +
+          "Without `calls` the broker picks representative ones (`representative: true`) among the tools some rule of either document reaches (any other tool keeps its risk default under both): " +
+          "for each rule naming end users, agent apps or conditions, a call of each tool it covers that it would match (arguments built from its equals, one_of and prefix conditions; regex conditions cannot be built), " +
+          `then each tool for no end user and for an end user no rule names (\`${EXAMPLE_END_USER}\`), sorted by tool. At most ${MAX_COMPARED_CALLS} calls; \`truncated\` says the cap left some out. ` +
+          "A call naming no tool of the env → 422 with `/calls/{i}/tool_name`. `changed` is true when the effect differs.",
+        body: Type.Object(
+          { env: Type.Optional(EnvSchema), rules: PolicyRules, calls: Type.Optional(Type.Array(ComparedCall, { minItems: 1, maxItems: MAX_COMPARED_CALLS })) },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            env: EnvSchema,
+            current_version: Type.Integer({ description: "The version in force the draft was compared with (0: none saved)" }),
+            representative: Type.Boolean({ description: "Whether the broker chose the calls" }),
+            truncated: Type.Boolean({ description: "Whether representative calls were left out at the cap" }),
+            results: Type.Array(Type.Object({ call: ComparedCall, risk: StringEnum(["low", "high"] as const), current: SideDecision, draft: SideDecision, changed: Type.Boolean() })),
+          }),
+          ...errorResponses(401, 415, 422),
+        },
+      },
+    },
+    async (request) => deps.policies.compare(request.credential.tenantId, (request.body.env ?? "test") as TestOrLive, request.body.rules, request.body.calls),
   );
 
   app.post(

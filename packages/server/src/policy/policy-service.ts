@@ -6,16 +6,21 @@
 import { randomUUID } from "node:crypto";
 import type { AuditActor, AuditLog } from "../audit/audit-log.js";
 import type { Clock } from "../clock.js";
-import { notFound } from "../errors.js";
+import { BrokerError, notFound } from "../errors.js";
 import type { TestOrLive } from "../ids.js";
 import type { Store } from "../store/database.js";
 import type { ScopedTools, ToolCatalogue } from "../catalogue/tool-catalogue.js";
 import { compilePolicy, type CompiledPolicy } from "./policy-engine.js";
 import { validateRules, type PolicyRule } from "./policy-document.js";
+import { compareDecisions, representativeCalls, type ComparedCall } from "./policy-comparison.js";
+import { policyTemplates } from "./policy-templates.js";
 import type { PolicyQueries } from "./policy-queries.js";
 import { createTtlCache } from "../ttl-cache.js";
 
 const CACHE_TTL_MS = 5_000;
+
+const unknownTool = (index: number, name: string) =>
+  new BrokerError("unprocessable", `invalid calls: /calls/${index}/tool_name names no tool of this env ("${name}")`, { fields: [{ field: `/calls/${index}/tool_name`, message: `names no tool of this env ("${name}")` }] });
 const MAX_COMPILED = 10_000;
 
 type PolicyServiceDeps = {
@@ -38,6 +43,12 @@ export function createPolicyService({ store, queries, audit, clock, catalogue, m
 
   const latest = (tenantId: string, env: TestOrLive) => queries.latest(tenantId, env);
 
+  /** The checks of a write (422 with the path of the fault), for a PUT and for a draft compared before one. */
+  async function validateFor(tenantId: string, env: TestOrLive, rules: PolicyRule[]) {
+    const members = new Set((await memberIds(tenantId)).map((id) => id.toLowerCase()));
+    validateRules(rules, (await catalogue.view({ tenantId, env })).tools.names(), members);
+  }
+
   return {
     /** The current document, or an earlier version (404 for a version that never existed). */
     async get(tenantId: string, env: TestOrLive, version?: number) {
@@ -59,8 +70,7 @@ export function createPolicyService({ store, queries, audit, clock, catalogue, m
     },
 
     async put(tenantId: string, env: TestOrLive, rules: PolicyRule[], actor: AuditActor) {
-      const members = new Set((await memberIds(tenantId)).map((id) => id.toLowerCase()));
-      validateRules(rules, (await catalogue.view({ tenantId, env })).tools.names(), members);
+      await validateFor(tenantId, env, rules);
       const at = clock.now().toISOString();
       const version = await store.transaction(async (trx) => {
         await store.lock(`policy:${tenantId}:${env}`, trx);
@@ -72,6 +82,32 @@ export function createPolicyService({ store, queries, audit, clock, catalogue, m
       });
       cache.delete(cacheKey(tenantId, env));
       return { env, version, rules, updated_at: at, updated_by: actor.id };
+    },
+
+    /** Named starting points built from the tools of this env (policy-templates). */
+    async templates(tenantId: string, env: TestOrLive) {
+      return policyTemplates((await catalogue.view({ tenantId, env })).tools.list());
+    },
+
+    /**
+     * The decisions of the policy in force and of a draft (validated as a PUT would be) for the
+     * same calls: the caller's, or representative ones. A call's tool must be in the env's
+     * catalogue (422 naming `/calls/i/tool_name`); it is decided under its canonical name.
+     */
+    async compare(tenantId: string, env: TestOrLive, rules: PolicyRule[], calls?: ComparedCall[]) {
+      await validateFor(tenantId, env, rules);
+      const [row, { tools }] = await Promise.all([latest(tenantId, env), catalogue.view({ tenantId, env })]);
+      // Read once and compiled here, so both sides come from the same stored version.
+      const stored = row ? (JSON.parse(row.document) as PolicyRule[]) : [];
+      const current = compilePolicy(row?.version ?? 0, stored, caseInsensitiveIn(tools));
+      const picked = calls ? { calls, truncated: false } : representativeCalls(tools.list(), [...stored, ...rules]);
+      const resolved = picked.calls.map((call, i) => {
+        const name = tools.canonicalName(call.tool_name);
+        if (name === undefined) throw unknownTool(i, call.tool_name);
+        return { ...call, tool_name: name, risk: tools.resolve(name).tool.risk };
+      });
+      const draft = compilePolicy(current.version, rules, caseInsensitiveIn(tools));
+      return { env, current_version: current.version, representative: calls === undefined, truncated: picked.truncated, results: compareDecisions(resolved, current, draft) };
     },
 
     /** The compiled policy for the execute path. */

@@ -5,7 +5,8 @@
  */
 export const LOCAL_TIME_SCRIPT = `"use strict";
 (function () {
-  var when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short", timeZoneName: "short" });
+  // dateStyle and timeStyle cannot be combined with timeZoneName, hence the fields one by one.
+  var when = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "long", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" });
   var relative = typeof Intl.RelativeTimeFormat === "function" ? new Intl.RelativeTimeFormat(undefined, { numeric: "auto" }) : null;
   function timeLeft(at) {
     var minutes = Math.round((at - Date.now()) / 60000);

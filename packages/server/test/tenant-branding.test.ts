@@ -77,6 +77,7 @@ describeEachDatabase("tenant branding", (kind) => {
     const cleared = await patch(fresh, { display_name: null, logo: null });
     expect(cleared.body).toMatchObject({ display_name: null, page_name: "Initech", logo: null });
 
+    expect((await patch(fresh, {})).body).toEqual(cleared.body);
     const audited = await auditOf(broker, fresh.tenantId, "branding.updated");
     expect(audited).toHaveLength(4);
     const withImage = audited.map((event) => String(event.data)).find((data) => data.includes("sha256"))!;

@@ -45,7 +45,9 @@ export function createBrandingService({ store, queries, tenants, audit, clock }:
   return {
     get,
 
+    /** Sets the fields the change names; a change that names none writes nothing (and audits nothing). */
     async update(tenantId: string, change: BrandingChange, actor: AuditActor): Promise<Branding> {
+      if (change.display_name === undefined && change.logo === undefined) return get(tenantId);
       const fields: BrandingFields = {};
       if (change.display_name !== undefined) fields.display_name = change.display_name;
       let logoAudit: Record<string, unknown> | null | undefined;

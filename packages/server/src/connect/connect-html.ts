@@ -98,7 +98,7 @@ export function choosePage({ connectUrl, pageToken, options, expiresAt, now, bra
     `Connect your accounts to ${branding.name}`,
     brandHeader(branding) +
       `<h1>Connect your accounts to ${tenant}</h1>` +
-      `<p>${tenant} asks you to connect ${options.length === 1 ? "this account" : "these accounts"}. You can connect more than one.</p>` +
+      `<p>${tenant} asks you to connect ${options.length === 1 ? "an account" : "accounts"} below. You can connect more than one of each.</p>` +
       `<ul>${options.map((option) => optionItem(connectUrl, pageToken, option, branding.name)).join("")}</ul>` +
       expiry +
       `<script src="${escapeHtml(scriptUrl)}" defer></script>`,

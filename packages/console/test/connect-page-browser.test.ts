@@ -3,7 +3,7 @@
  * desktop (1280×800) and phone (390×844) width. The tenant's name and logo, the providers' icons
  * and the scopes in plain words show; the expiry reads in the browser's own time zone (the broker's
  * script, under the page's CSP, which blocks nothing the page needs); nothing scrolls sideways. An
- * unknown link is a page that says so. Screenshots go to test-output/ to be looked at.
+ * expired or unknown link is a page that says which. Screenshots go to test-output/ to be looked at.
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -90,6 +90,19 @@ if (!existsSync(CHROMIUM)) process.stdout.write(`\n[console] connect page browse
       expect(blocked).toEqual([]);
       expect(await scrollsSideways(page)).toBe(false);
       await page.screenshot({ path: `${OUTPUT}/connect-branded-${name}.png`, fullPage: true });
+    });
+  });
+
+  it.each(SIZES)("answers an expired link with a page saying it expired and what to do ($name)", async ({ name, viewport }) => {
+    const session = await call(broker, "POST", "/v1/connect-sessions", { token: tenant.testKey, body: { end_user_id: "erin", providers: ["scm"] } });
+    // Expired without waiting half an hour: the session's row says it ended a minute ago.
+    await broker.services.store.db.updateTable("connect_sessions").set({ expires_at: new Date(Date.now() - 60_000).toISOString() }).where("id", "=", session.body.id).execute();
+    await open(session.body.connect_url, viewport, async (page, blocked) => {
+      expect(await page.locator("h1").textContent()).toBe("This connect link has expired");
+      expect(await page.getByText("Ask the app that sent you here for a new link").count()).toBe(1);
+      expect(blocked).toEqual([]);
+      expect(await scrollsSideways(page)).toBe(false);
+      await page.screenshot({ path: `${OUTPUT}/connect-expired-link-${name}.png`, fullPage: true });
     });
   });
 

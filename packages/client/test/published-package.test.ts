@@ -53,6 +53,26 @@ describe("the published package", () => {
     expect(Object.keys(manifest.exports)).toEqual([".", "./control", "./adapters", "./package.json"]);
   });
 
+  it("is ready to publish: public, versioned, provenance-ready, built and tested before publishing", () => {
+    const manifest = JSON.parse(readFileSync(join(PACKAGE_DIR, "package.json"), "utf8"));
+    expect(manifest.private).toBeUndefined();
+    expect(manifest.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(manifest.version).not.toBe("0.0.0");
+    expect(manifest.publishConfig).toEqual({ access: "public", provenance: true });
+    // npm provenance checks that repository.url names the repository the workflow ran in.
+    expect(manifest.repository).toMatchObject({ type: "git", directory: "packages/client" });
+    expect(manifest.repository.url).toMatch(/^git\+https:\/\/github\.com\/[^/]+\/[^/]+\.git$/);
+    expect(manifest.license).toBe("Apache-2.0");
+    expect(manifest.engines.node).toBe(">=20");
+    expect(manifest.scripts.prepublishOnly).toMatch(/npm run build.*npm test/);
+    expect(manifest.files).toEqual(expect.arrayContaining(["dist", "README.md", "LICENSE"]));
+    for (const [entry, conditions] of Object.entries(manifest.exports)) {
+      if (typeof conditions === "string") continue;
+      expect(Object.keys(conditions as object), entry).toEqual(["types", "default"]);
+    }
+    expect([manifest.main, manifest.types]).toEqual(["./dist/index.js", "./dist/index.d.ts"]);
+  });
+
   it("serves each entry point through the exports map, with type declarations", async () => {
     expect(typeof pkg.AgentClient).toBe("function");
     expect("ControlClient" in pkg).toBe(false);

@@ -36,6 +36,7 @@ export const CONSOLE_PATHS = [
   "/v1/members",
   "/v1/members/{id}",
   "/v1/approval-settings",
+  "/v1/branding",
   "/v1/policy/versions",
   "/v1/policy/templates",
   "/v1/policy/compare",

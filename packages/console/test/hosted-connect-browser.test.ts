@@ -90,7 +90,7 @@ const html = (body: string) => (response: import("node:http").ServerResponse) =>
       await expect.poll(() => new URL(page.url()).origin, { timeout: 10_000 }).toBe(broker.url);
       await page.waitForLoadState("load");
       expect(new URL(page.url()).pathname).toBe(new URL(`${mallorysLink}/scm`).pathname);
-      expect(await page.locator("h1").textContent()).toMatch(/Connect GitHub|Something went wrong/);
+      expect(await page.locator("h1").textContent()).toMatch(/Connect GitHub|This request was refused/);
       expect(await bindingCookies(context)).toEqual([]);
       expect(fakes.github.stats.authorizeRequests.length).toBe(authorizesBefore);
       expect(await mallorysConnections()).toBe(0);

@@ -100,6 +100,9 @@ import { createTenantQueries } from "./tenants/tenant-queries.js";
 import { createTenantService } from "./tenants/tenant-service.js";
 import { createMemberProfiles } from "./tenants/member-profiles.js";
 import { registerMemberRoutes } from "./tenants/member-routes.js";
+import { createBrandingQueries } from "./tenants/branding-queries.js";
+import { registerBrandingRoutes } from "./tenants/branding-routes.js";
+import { createBrandingService } from "./tenants/branding-service.js";
 import { createBrokerJwts } from "./tokens/broker-jwt.js";
 import { createSigningKeyQueries } from "./tokens/signing-key-queries.js";
 import { createSigningKeyResealer, loadSigningKeys } from "./tokens/signing-keys.js";
@@ -278,7 +281,15 @@ export async function buildApp(services: Services, options: { logStream?: Destin
   registerConnectionRoutes(app, services);
   registerSecretItemRoutes(app, services);
   registerOAuthAppRoutes(app, services);
-  registerConnectRoutes(app, { connectSessions: services.connectSessions, pageGuard: createConnectPageGuard({ vault: services.vault, publicUrl: config.publicUrl }), publicUrl: config.publicUrl });
+  const branding = createBrandingService({ store: services.store, queries: createBrandingQueries(services.store), tenants: createTenantQueries(services.store), audit: services.audit, clock: services.clock });
+  registerBrandingRoutes(app, { branding });
+  registerConnectRoutes(app, {
+    connectSessions: services.connectSessions,
+    pageGuard: createConnectPageGuard({ vault: services.vault, publicUrl: config.publicUrl }),
+    publicUrl: config.publicUrl,
+    pageBranding: (tenantId) => branding.forPage(tenantId),
+    now: () => services.clock.now(),
+  });
   registerEndUserRoutes(app, services);
   registerConsoleRoutes(app, { ...services, publicUrl: config.publicUrl, oidc: { issuer: config.oidc?.issuer ?? "", consoleClientId: config.consoleClientId } });
   await registerConsoleAssets(app, { directory: options.consoleDirectory ?? CONSOLE_DIST, identityProviderOrigin: identityProviderOrigin(config) });

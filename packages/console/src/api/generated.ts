@@ -1589,6 +1589,184 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The name and logo your end users see on the hosted connect page */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description As set; null: the pages show the tenant's name */
+                            display_name: string | null;
+                            /** @description null: the pages show a badge with the name's initial */
+                            logo: {
+                                bytes: number;
+                                /** @enum {string} */
+                                content_type: "image/png" | "image/jpeg" | "image/webp";
+                                /** @description The image as a data: URL, to show it */
+                                data_url: string;
+                                sha256: string;
+                            } | null;
+                            /** @description The name the pages show: display_name, or else the tenant's name */
+                            page_name: string;
+                            updated_at: string | null;
+                            updated_by: string | null;
+                        };
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description forbidden, environment_mismatch or policy_denied */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set the name and logo your end users see on the hosted connect page
+         * @description Each field is optional: a field left out keeps its value, `null` clears it. The logo is the image itself, never a URL: PNG, JPEG or WebP, at most 100 KiB, its `content_type` matching its bytes; the broker sends it inside its own pages, so an end user's browser fetches nothing from elsewhere. 422 invalid_request names the field (not base64, too large, not such an image, a type that does not match the bytes). Admins only. Audited as `branding.updated` (the logo by type, size and SHA-256).
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        display_name?: string | null;
+                        logo?: {
+                            /**
+                             * @description What the image is; it must match its bytes (SVG is not accepted)
+                             * @enum {string}
+                             */
+                            content_type: "image/png" | "image/jpeg" | "image/webp";
+                            /** @description The image, standard base64 with padding; at most 102400 bytes decoded */
+                            data_base64: string;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description As set; null: the pages show the tenant's name */
+                            display_name: string | null;
+                            /** @description null: the pages show a badge with the name's initial */
+                            logo: {
+                                bytes: number;
+                                /** @enum {string} */
+                                content_type: "image/png" | "image/jpeg" | "image/webp";
+                                /** @description The image as a data: URL, to show it */
+                                data_url: string;
+                                sha256: string;
+                            } | null;
+                            /** @description The name the pages show: display_name, or else the tenant's name */
+                            page_name: string;
+                            updated_at: string | null;
+                            updated_by: string | null;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description forbidden, environment_mismatch or policy_denied */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unsupported_media_type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description the request is well-formed but cannot be processed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/v1/connections": {
         parameters: {
             query?: never;

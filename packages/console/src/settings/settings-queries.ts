@@ -1,7 +1,7 @@
 /** The tenant's members (approver profiles) and approval channels. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
-import type { ApprovalSettingsBody, MemberPatch } from "../api/types";
+import type { ApprovalSettingsBody, BrandingPatch, MemberPatch } from "../api/types";
 import { useTenant } from "../tenant/tenant-context";
 
 export function useMembers() {
@@ -41,5 +41,20 @@ export function useSlackConnections() {
   return useQuery({
     queryKey: [tenant_id, "connections", "slack-for-approvals"],
     queryFn: async () => (await api("get", "/v1/connections", { query: { status: "active", limit: 200 } })).data.filter((connection) => connection.end_user_id === null && (connection.provider === "chat" || connection.provider === "slack")),
+  });
+}
+
+/** The name and logo end users see on the hosted connect page (any member reads it; admins change it). */
+export function useBranding() {
+  const { tenant_id } = useTenant();
+  return useQuery({ queryKey: [tenant_id, "branding"], queryFn: () => api("get", "/v1/branding") });
+}
+
+export function useSaveBranding() {
+  const { tenant_id } = useTenant();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: BrandingPatch) => api("patch", "/v1/branding", { body }),
+    onSuccess: (saved) => queryClient.setQueryData([tenant_id, "branding"], saved),
   });
 }

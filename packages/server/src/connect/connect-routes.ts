@@ -11,7 +11,8 @@ import type { App } from "../http/app-type.js";
 import { actorOf, type Credential } from "../http/credentials.js";
 import { connectedPage, sendPage } from "../http/html-page.js";
 import { EndUserId, EnvSchema, errorResponses, Label, Timestamp, Uuid } from "../http/schemas.js";
-import { choosePage, startFromPage, VALUE_FIELD_PREFIX } from "./connect-html.js";
+import { choosePage, explainConnectError, LOCAL_TIME_SCRIPT_PATH, startFromPage, VALUE_FIELD_PREFIX, type PageBranding } from "./connect-html.js";
+import { LOCAL_TIME_SCRIPT } from "./local-time-script.js";
 import { PAGE_TOKEN_FIELD, type ConnectPageGuard } from "./connect-page-guard.js";
 import { CONNECT_SESSION_TTL_MS, type ConnectSessionService, type OpenSession, type SessionCreator } from "./connect-session-service.js";
 
@@ -87,8 +88,18 @@ const formTargetsOf = (session: OpenSession) => [
   ...(session.row.redirect_url ? [new URL(session.row.redirect_url).origin] : []),
 ];
 
-export function registerConnectRoutes(app: App, deps: { connectSessions: ConnectSessionService; pageGuard: ConnectPageGuard; publicUrl: string }) {
+type ConnectRouteDeps = {
+  connectSessions: ConnectSessionService;
+  pageGuard: ConnectPageGuard;
+  publicUrl: string;
+  /** The tenant's name and logo for its end users' pages. */
+  pageBranding: (tenantId: string) => Promise<PageBranding>;
+  now: () => Date;
+};
+
+export function registerConnectRoutes(app: App, deps: ConnectRouteDeps) {
   const tags = ["connect sessions"];
+  const scriptUrl = `${deps.publicUrl}${LOCAL_TIME_SCRIPT_PATH}`;
 
   app.post(
     "/v1/connect-sessions",
@@ -116,13 +127,16 @@ export function registerConnectRoutes(app: App, deps: { connectSessions: Connect
   app.get(
     "/connect/:token",
     {
-      config: { htmlErrors: true },
+      config: { htmlErrors: explainConnectError },
       schema: {
         tags,
         summary: "The hosted connect page (HTML)",
         description:
           "Lists the session's providers: a button (form) per OAuth provider, a form per API-key provider; the forms carry a token bound to this browser " +
-          "(a cookie the page sets). 404 for an unknown link, 410 connect_session_expired.",
+          "(a cookie the page sets). It shows the tenant's branding (`PATCH /v1/branding`), each provider's icon and the scopes its OAuth flow asks for, in plain words, " +
+          "and the expiry in the reader's time zone (a script the broker serves; UTC without it). " +
+          "404 not_found for an unknown or cancelled link (its end user deleted, or the control key that made it revoked), 410 connect_session_expired; " +
+          "to a browser (Accept: text/html) each is a page saying which, and to ask the app for a new link.",
         params: TokenParams,
         response: { 200: Html, ...PAGE_ERRORS },
       },
@@ -130,14 +144,32 @@ export function registerConnectRoutes(app: App, deps: { connectSessions: Connect
     async (request, reply) => {
       const session = await deps.connectSessions.open(request.params.token);
       const pageToken = deps.pageGuard.issue(request, reply, session.row.id);
-      return sendPage(reply, 200, choosePage(`${deps.publicUrl}/connect/${request.params.token}`, pageToken, session.options, session.row.expires_at), formTargetsOf(session));
+      const html = choosePage({
+        connectUrl: `${deps.publicUrl}/connect/${request.params.token}`,
+        pageToken,
+        options: session.options,
+        expiresAt: session.row.expires_at,
+        now: deps.now(),
+        branding: await deps.pageBranding(session.row.tenant_id),
+        scriptUrl,
+      });
+      return sendPage(reply, 200, html, formTargetsOf(session), { dataImages: true, scripts: [scriptUrl] });
     },
+  );
+
+  // A static asset of the page, not an API operation: kept out of the OpenAPI description like the console's files.
+  app.get(LOCAL_TIME_SCRIPT_PATH, { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .header("content-type", "text/javascript; charset=utf-8")
+      .header("cache-control", "public, max-age=3600")
+      .header("x-content-type-options", "nosniff")
+      .send(LOCAL_TIME_SCRIPT),
   );
 
   app.get(
     "/connect/:token/:provider",
     {
-      config: { htmlErrors: true },
+      config: { htmlErrors: explainConnectError },
       schema: {
         tags,
         summary: "A page leading back to the connect page (a visit here starts nothing)",
@@ -161,7 +193,7 @@ export function registerConnectRoutes(app: App, deps: { connectSessions: Connect
     forms.post(
       "/connect/:token/:provider",
       {
-        config: { htmlErrors: true },
+        config: { htmlErrors: explainConnectError },
         bodyLimit: 16 * 1024,
         schema: {
           tags,
@@ -188,7 +220,7 @@ export function registerConnectRoutes(app: App, deps: { connectSessions: Connect
     forms.post(
       "/connect/:token/:provider/api-key",
       {
-        config: { htmlErrors: true },
+        config: { htmlErrors: explainConnectError },
         // On the route, not the parser, so the 413 names the limit that applied.
         bodyLimit: 16 * 1024,
         schema: {

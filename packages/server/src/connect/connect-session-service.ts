@@ -18,6 +18,7 @@ import type { ResolvedProvider, ScopedProviders } from "../providers/catalogue.j
 import type { SecretItemService } from "../secrets/secret-item-service.js";
 import { isLoopbackHostname } from "../shared/loopback.js";
 import type { ConnectSessionQueries, ConnectSessionRow } from "./connect-session-queries.js";
+import { scopesInWords } from "./scope-words.js";
 
 export const CONNECT_SESSION_TTL_MS = 30 * 60_000;
 const TOKEN_PREFIX = "cs_";
@@ -30,7 +31,20 @@ export type SessionCreator = { tenantId: string; env: TestOrLive; actor: AuditAc
 /** How a provider can be connected on the page, and where its OAuth flow goes (the page's forms may lead there). */
 /** A value the page asks for before connecting (the provider's `connect_input` connection values, e.g. a Zendesk subdomain). */
 export type ConnectInput = { name: string; label: string; description: string | undefined };
-export type ConnectOption = { id: string; displayName: string; oauth: boolean; apiKey: boolean; authorizeOrigin: string | null; inputs: ConnectInput[] };
+/** A scope the provider's OAuth flow asks for, and what it lets the application do, in plain words when known. */
+export type ScopeInWords = { scope: string; words: string | undefined };
+export type ConnectOption = {
+  id: string;
+  displayName: string;
+  /** The catalogue's icon when it is a data: image (an https icon would make the end user's browser fetch it). */
+  icon: string | undefined;
+  oauth: boolean;
+  apiKey: boolean;
+  authorizeOrigin: string | null;
+  inputs: ConnectInput[];
+  /** What the OAuth flow asks for (its default scopes); empty for an API-key-only provider. */
+  scopes: ScopeInWords[];
+};
 
 export type OpenSession = { row: ConnectSessionRow; options: ConnectOption[] };
 
@@ -76,7 +90,9 @@ export function createConnectSessionService(deps: ConnectSessionDeps) {
     const oauth = provider.oauth !== undefined && hasClient;
     const authorizeOrigin = oauth ? new URL(provider.oauth!.authorizeUrl).origin : null;
     const inputs = connectInputsOf(provider).map(([name, spec]) => ({ name, label: spec.label, description: spec.description }));
-    return { id: provider.id, displayName: provider.displayName, oauth, apiKey: provider.authModes.includes("api_key"), authorizeOrigin, inputs };
+    const icon = provider.icon?.startsWith("data:image/") ? provider.icon : undefined;
+    const scopes = oauth ? scopesInWords(provider.id, provider.oauth!.defaultScopes) : [];
+    return { id: provider.id, displayName: provider.displayName, icon, oauth, apiKey: provider.authModes.includes("api_key"), authorizeOrigin, inputs, scopes };
   }
   const connectable = (option: ConnectOption) => option.oauth || option.apiKey;
 

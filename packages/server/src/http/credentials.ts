@@ -6,6 +6,7 @@ import type { FastifyRequest } from "fastify";
 import { unauthorized } from "../errors.js";
 import type { AgentAppId, ControlKeyId, TestOrLive, TenantId } from "../ids.js";
 import type { TenantMembersTable } from "../store/schema.js";
+import type { HtmlErrorExplainer } from "./html-page.js";
 
 type Role = TenantMembersTable["role"];
 
@@ -23,8 +24,8 @@ declare module "fastify" {
     role?: Role;
     /** Status and code for a request that fails its schema, where 400 invalid_request does not fit. */
     validationError?: { status: number; code: string };
-    /** A page a person opens in a browser: errors are an HTML page when the client accepts HTML. */
-    htmlErrors?: boolean;
+    /** A page a person opens in a browser: errors are an HTML page when the client accepts HTML (a function: in the route's own words). */
+    htmlErrors?: boolean | HtmlErrorExplainer;
   }
   interface FastifyRequest {
     credential: Credential;

@@ -4,13 +4,13 @@ import { BrokerError, type ErrorCode } from "../errors.js";
 import { describeIssues, type ValidationIssue } from "../shared/validation-issues.js";
 import { databaseUnavailableReason } from "../store/database-errors.js";
 import { bodyLimitOf, formatBytes, keepConnectionToDrain } from "./body-drain.js";
-import { errorPage, sendPage, wantsHtml } from "./html-page.js";
+import { errorPageFor, sendPage, wantsHtml } from "./html-page.js";
 
 type Envelope = { ok: false; error: { code: string; message: string; details?: Record<string, unknown>; request_id?: string } };
 
 export function sendError(reply: FastifyReply, status: number, code: ErrorCode | string, message: string, details?: Record<string, unknown>) {
   // The same error, as a page, for a person's browser on a browser route (the request id is in the header).
-  if (wantsHtml(reply.request)) return sendPage(reply, status, errorPage(status, message));
+  if (wantsHtml(reply.request)) return sendPage(reply, status, errorPageFor(reply.request, status, code, message));
   const body: Envelope = { ok: false, error: { code, message, ...(details ? { details } : {}), request_id: String(reply.request.id) } };
   return reply.code(status).type("application/json; charset=utf-8").send(body);
 }

@@ -480,6 +480,17 @@ export interface ApprovalSettingsTable {
   updated_by: string;
 }
 
+/** A tenant's name and logo on its end users' pages (migration 0018). */
+export interface TenantBrandingTable {
+  tenant_id: string;
+  display_name: string | null;
+  logo_base64: string | null;
+  logo_content_type: "image/png" | "image/jpeg" | "image/webp" | null;
+  logo_sha256: string | null;
+  updated_at: string;
+  updated_by: string;
+}
+
 export interface ConnectSessionsTable {
   id: string;
   tenant_id: string;
@@ -524,6 +535,7 @@ export interface Database {
   approval_deliveries: ApprovalDeliveriesTable;
   approval_link_uses: ApprovalLinkUsesTable;
   approval_settings: ApprovalSettingsTable;
+  tenant_branding: TenantBrandingTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

@@ -39,6 +39,7 @@ export const CONSOLE_PATHS = [
   "/v1/policy/versions",
   "/v1/audit/verify",
   "/v1/usage/daily",
+  "/v1/usage/last-hour",
   "/v1/connections",
   "/v1/connections/{id}",
   "/v1/connections/oauth/start",

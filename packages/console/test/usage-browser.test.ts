@@ -4,7 +4,7 @@
  * their unit, a tooltip on hover and the numbers in a hidden table; the last hour's chart shows the
  * calls just made (and the error among them) in the current minute. At 1280×800 and 390×844,
  * nothing scrolls sideways, and the browser reports no error and no Content-Security-Policy
- * violation. Screenshots go to packages/console/test-output/usage*.png.
+ * violation. Screenshots go to packages/console/test-output/usage-charts*.png.
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -130,12 +130,12 @@ const LAST_HOUR_TITLE = "Calls and errors per minute, the last hour";
       }
       // The tool names are on the tool chart's axis.
       expect(await chart(page, "Executions by tool").locator("text", { hasText: "scm.list_repositories" }).count()).toBe(1);
-      await page.screenshot({ path: `${OUTPUT}/usage-${viewport.name}.png`, fullPage: true });
+      await page.screenshot({ path: `${OUTPUT}/usage-charts-${viewport.name}.png`, fullPage: true });
       // Each screen of the page on its own, to look at.
       const height = await page.evaluate(() => document.documentElement.scrollHeight);
       for (let y = 0, part = 1; y < height; y += viewport.height, part += 1) {
         await page.evaluate((top) => window.scrollTo(0, top), y);
-        await page.screenshot({ path: `${OUTPUT}/usage-${viewport.name}-${part}.png` });
+        await page.screenshot({ path: `${OUTPUT}/usage-charts-${viewport.name}-${part}.png` });
       }
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow).toBeLessThanOrEqual(0);
@@ -169,7 +169,7 @@ const LAST_HOUR_TITLE = "Calls and errors per minute, the last hour";
       const tooltip = figure.locator(".chart-tooltip");
       await expect.poll(() => tooltip.isVisible(), { timeout: 5_000 }).toBe(true);
       expect(await tooltip.textContent()).toBe(`${callMinute.label}calls: ${callMinute.calls}errors: ${callMinute.errors}`);
-      await page.screenshot({ path: `${OUTPUT}/usage-tooltip-${viewport.name}.png`, clip: (await figure.boundingBox())! });
+      await page.screenshot({ path: `${OUTPUT}/usage-charts-tooltip-${viewport.name}.png`, clip: (await figure.boundingBox())! });
 
       // The tool chart's tooltip too: the tool in full and its executions per env.
       const tools = chart(page, "Executions by tool");

@@ -1,6 +1,6 @@
 /** Every query of the usage report; bound to the store once in app.ts. */
 import { sql } from "kysely";
-import type { Store } from "../store/database.js";
+import type { Executor, Store } from "../store/database.js";
 import { meteredExecutions } from "./metered-execution-queries.js";
 
 export type UsageFilter = {
@@ -22,6 +22,23 @@ export const ERROR_STATUSES = ["rejected", "failed", "unknown"] as const;
 
 export type MinuteCount = { minute: string; calls: number; errors: number };
 
+/** The query behind `countPerMinute`, built apart so a test can ask the engine how it runs it. */
+export function minuteCountsQuery(db: Executor, tenantId: string, from: string, to: string, env: "test" | "live" | undefined) {
+  const minute = sql<string>`substr(created_at, 1, 16)`;
+  return db
+    .selectFrom("invocations")
+    .select((eb) => [
+      minute.as("minute"),
+      eb.fn.countAll<number>().as("calls"),
+      eb.fn.sum<number>(eb.case().when("status", "in", ERROR_STATUSES).then(1).else(0).end()).as("errors"),
+    ])
+    .where("tenant_id", "=", tenantId)
+    .where("created_at", ">=", from)
+    .where("created_at", "<", to)
+    .$if(env !== undefined, (qb) => qb.where("env", "=", env!))
+    .groupBy(minute);
+}
+
 export function createUsageQueries({ db }: Pick<Store, "db">) {
   return {
     /**
@@ -31,20 +48,7 @@ export function createUsageQueries({ db }: Pick<Store, "db">) {
      * alone (migration 0022), bounded by the caller to an hour.
      */
     async countPerMinute(tenantId: string, from: string, to: string, env: "test" | "live" | undefined): Promise<MinuteCount[]> {
-      const minute = sql<string>`substr(created_at, 1, 16)`;
-      const rows = await db
-        .selectFrom("invocations")
-        .select((eb) => [
-          minute.as("minute"),
-          eb.fn.countAll<number>().as("calls"),
-          eb.fn.sum<number>(eb.case().when("status", "in", ERROR_STATUSES).then(1).else(0).end()).as("errors"),
-        ])
-        .where("tenant_id", "=", tenantId)
-        .where("created_at", ">=", from)
-        .where("created_at", "<", to)
-        .$if(env !== undefined, (qb) => qb.where("env", "=", env!))
-        .groupBy(minute)
-        .execute();
+      const rows = await minuteCountsQuery(db, tenantId, from, to, env).execute();
       return rows.map((row) => ({ minute: row.minute, calls: Number(row.calls), errors: Number(row.errors) }));
     },
 

@@ -42,6 +42,7 @@ export const CONSOLE_PATHS = [
   "/v1/policy/compare",
   "/v1/audit/verify",
   "/v1/usage/daily",
+  "/v1/usage/last-hour",
   "/v1/connections",
   "/v1/connections/{id}",
   "/v1/connections/oauth/start",

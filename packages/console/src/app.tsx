@@ -1,4 +1,5 @@
 /** Routes: the OIDC callback, then sign-in and tenant gates in front of the console's pages. */
+import { lazy, Suspense } from "react";
 import { Navigate, Route, Routes } from "react-router-dom";
 import { AgentAppsPage } from "./agent-apps/agent-apps-page";
 import { ApprovalDetailPage } from "./approvals/approval-detail-page";
@@ -17,8 +18,25 @@ import { useTenantState } from "./tenant/tenant-context";
 import { TenantPickerPage } from "./tenant/tenant-picker";
 import { Loading } from "./ui/feedback";
 import { ToolsPage } from "./tools/tools-page";
-import { UsagePage } from "./usage/usage-page";
 import { WebhooksPage } from "./webhooks/webhooks-page";
+
+// The Usage page's charts (recharts) are half the bundle's weight: loaded when the page is opened.
+// A chunk that cannot be fetched (the broker was updated since this tab loaded) says so instead of blanking the console.
+const UsagePage = lazy(() =>
+  import("./usage/usage-page").then(
+    (module) => ({ default: module.UsagePage }),
+    () => ({ default: UsagePageUnavailable }),
+  ),
+);
+
+function UsagePageUnavailable() {
+  return (
+    <p className="message message-error" role="alert">
+      <span className="message-icon" aria-hidden="true">!</span>
+      The Usage page could not be loaded, perhaps because the broker was updated since this tab opened: reload the page.
+    </p>
+  );
+}
 
 export function App() {
   return (
@@ -48,7 +66,14 @@ function Gates() {
         <Route path="webhooks" element={<WebhooksPage />} />
         <Route path="policy" element={<PolicyPage />} />
         <Route path="audit" element={<AuditPage />} />
-        <Route path="usage" element={<UsagePage />} />
+        <Route
+          path="usage"
+          element={
+            <Suspense fallback={<Loading label="Loading the Usage page…" />}>
+              <UsagePage />
+            </Suspense>
+          }
+        />
         <Route path="settings" element={<SettingsPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>

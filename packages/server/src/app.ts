@@ -96,6 +96,7 @@ import { createUsageQueries } from "./usage/usage-queries.js";
 import { registerUsageRoutes } from "./usage/usage-routes.js";
 import { createUsageService } from "./usage/usage-service.js";
 import { registerSystemRoutes } from "./system/system-routes.js";
+import { createReadiness, createShutdownFlag, registerHealthProbeRoutes, type ShutdownFlag } from "./system/health-probes.js";
 import { createTenantQueries } from "./tenants/tenant-queries.js";
 import { createTenantService } from "./tenants/tenant-service.js";
 import { createMemberProfiles } from "./tenants/member-profiles.js";
@@ -230,7 +231,11 @@ function identityProviderOrigin(config: Services["config"]): string | undefined 
 /** Development logs as one readable line each (time, level, message, then the fields), written synchronously. */
 const readableLogStream = () => pinoPretty({ translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname", sync: true });
 
-export async function buildApp(services: Services, options: { logStream?: DestinationStream; consoleDirectory?: string } = {}): Promise<App> {
+export async function buildApp(
+  services: Services,
+  // `shutdown`: raised by main.ts at SIGTERM, so /health/ready answers 503 from then on.
+  options: { logStream?: DestinationStream; consoleDirectory?: string; shutdown?: ShutdownFlag } = {},
+): Promise<App> {
   const { config } = services;
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
@@ -273,6 +278,7 @@ export async function buildApp(services: Services, options: { logStream?: Destin
     },
     signingKeys: services.signingKeys,
   });
+  registerHealthProbeRoutes(app, { readiness: createReadiness({ store: services.store, shutdown: options.shutdown ?? createShutdownFlag() }) });
   registerTokenRoutes(app, { brokerJwts: services.brokerJwts, agentApps: services.agentApps, audit: services.audit, limiter: services.limiters.token });
   registerAgentAppRoutes(app, services);
   registerControlKeyRoutes(app, services);

@@ -49,6 +49,7 @@ export const EnvSchema = Type.Object(
     BROKER_SLACK_SIGNING_SECRET: Type.Optional(Type.String({ minLength: 8, maxLength: 200 })),
     BROKER_UPSTREAM_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 15_000 }),
     BROKER_SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 10_000 }),
+    BROKER_SHUTDOWN_DELAY_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 0 }),
     BROKER_METERING_MODE: oneOf(["test", "off"], "test"),
     BROKER_HEAP_GROWTH_PERCENT: Type.Integer({ minimum: 0, maximum: 400, default: 25 }),
   },

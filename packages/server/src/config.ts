@@ -62,6 +62,8 @@ export type Config = {
   upstreamTimeoutMs: number;
   /** After SIGTERM, how long requests in flight may take before their connections are closed. */
   shutdownGraceMs: number;
+  /** After SIGTERM, how long new connections are still taken (with /health/ready at 503) before the drain begins. */
+  shutdownDelayMs: number;
   meteringMode: "test" | "off";
   /**
    * How far V8 lets the heap grow past what the last full collection kept, in percent (serve and
@@ -132,6 +134,7 @@ function configFrom(settings: EnvSettings, oidc: OidcConfig | undefined, provide
     brokerTokenTtlSeconds: settings.BROKER_TOKEN_TTL_SECONDS,
     upstreamTimeoutMs: settings.BROKER_UPSTREAM_TIMEOUT_MS,
     shutdownGraceMs: settings.BROKER_SHUTDOWN_GRACE_MS,
+    shutdownDelayMs: settings.BROKER_SHUTDOWN_DELAY_MS,
     approvalTtlSeconds: settings.BROKER_APPROVAL_TTL_SECONDS,
     approvalLinkTtlSeconds: settings.BROKER_APPROVAL_LINK_TTL_SECONDS,
     smtp: settings.BROKER_SMTP_URL ? { url: settings.BROKER_SMTP_URL, from: settings.BROKER_SMTP_FROM } : undefined,

@@ -5,35 +5,37 @@ import type { Config } from "./config.js";
 import { DEVELOPMENT_ISSUER } from "./identity/development-issuer.js";
 import type { App } from "./http/app-type.js";
 import { openRuntime, type Runtime } from "./runtime.js";
+import { createShutdownFlag } from "./system/health-probes.js";
 
 
 export async function startServer(config: Config) {
   const runtime = await openRuntime(config);
   const services = await createServices(runtime);
-  const app = await buildApp(services);
+  // Raised at the first signal: /health/ready answers 503 from then on.
+  const shutdown = createShutdownFlag();
+  const app = await buildApp(services, { shutdown });
   if (config.environment === "development" && runtime.developmentIssuer && (await services.tenants.count()) === 0) {
     await printDemoTenant(services, runtime.developmentIssuer.issue.bind(runtime.developmentIssuer));
   }
-  let stopping = false;
   // A response that finishes during the shutdown closes its connection: an idle kept-alive socket
   // would otherwise hold the server open until the grace period ends.
   app.addHook("onSend", async (_request, reply) => {
-    if (stopping) reply.header("connection", "close");
+    if (shutdown.raised) reply.header("connection", "close");
   });
   await app.listen({ host: config.host, port: config.port });
   if (config.environment === "development") process.stdout.write(startupBanner(config, runtime, services));
   const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) {
+    if (shutdown.raised) {
       app.log.warn({ signal }, "second signal during graceful shutdown: exiting now");
       process.exit(1);
     }
-    stopping = true;
+    shutdown.raise();
     // Whatever hangs (a store that never answers), the process still ends.
     setTimeout(() => {
       app.log.error("graceful shutdown did not finish in time: exiting");
       process.exit(1);
-    }, config.shutdownGraceMs + SHUTDOWN_CLEANUP_MS).unref();
-    shutDownGracefully(app, services, runtime, signal, config.shutdownGraceMs).then(
+    }, config.shutdownDelayMs + config.shutdownGraceMs + SHUTDOWN_CLEANUP_MS).unref();
+    shutDownGracefully(app, services, runtime, signal, config).then(
       () => process.exit(0),
       (error: unknown) => {
         app.log.error({ err: error }, "graceful shutdown failed");
@@ -61,12 +63,18 @@ const settlesWithin = (promise: Promise<unknown>, ms: number) =>
   });
 
 /**
- * Stop accepting connections, let requests in flight finish (at most `graceMs`), write what
- * the group commit still holds, close the store. Fastify runs the onClose hooks (webhook worker,
- * upstream client) only after the requests in flight are done.
+ * Keep serving for `shutdownDelayMs` while /health/ready answers 503 (load balancers notice and
+ * stop sending), then stop accepting connections, let requests in flight finish (at most
+ * `shutdownGraceMs`), write what the group commit still holds, close the store. Fastify runs the
+ * onClose hooks (webhook worker, upstream client) only after the requests in flight are done.
  */
-async function shutDownGracefully(app: App, services: Services, runtime: Runtime, signal: NodeJS.Signals, graceMs: number) {
+async function shutDownGracefully(app: App, services: Services, runtime: Runtime, signal: NodeJS.Signals, timing: Pick<Config, "shutdownDelayMs" | "shutdownGraceMs">) {
   const started = Date.now();
+  const graceMs = timing.shutdownGraceMs;
+  if (timing.shutdownDelayMs > 0) {
+    app.log.info({ signal, delay_ms: timing.shutdownDelayMs }, "graceful shutdown: /health/ready answers 503; still taking connections until the delay ends");
+    await new Promise((resolve) => setTimeout(resolve, timing.shutdownDelayMs));
+  }
   app.log.info({ signal, grace_ms: graceMs }, "graceful shutdown: no new connections; waiting for requests in flight");
   const closing = app.close();
   closing.catch((error: unknown) => app.log.error({ err: error }, "graceful shutdown: closing the HTTP server failed"));

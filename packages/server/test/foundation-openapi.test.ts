@@ -59,6 +59,8 @@ describeEachDatabase("OpenAPI description outside production", (kind) => {
     expect(names).toEqual(
       expect.arrayContaining([
         "GET /health",
+        "GET /health/live",
+        "GET /health/ready",
         "GET /openapi.json",
         "GET /v1/ops/openapi.json",
         "GET /.well-known/jwks.json",
@@ -95,6 +97,8 @@ describeEachDatabase("OpenAPI description outside production", (kind) => {
     expect(byName.get("POST /v1/broker/token")!.security).toEqual([{ controlKey: [] }]);
     expect(byName.get("GET /v1/keys")!.security).toEqual([{ operatorToken: [], tenantHeader: [] }]);
     expect(byName.get("GET /health")!.security).toBeUndefined();
+    expect(byName.get("GET /health/live")!.security).toBeUndefined();
+    expect(byName.get("GET /health/ready")!.security).toBeUndefined();
     expect(byName.get("GET /.well-known/jwks.json")!.security).toBeUndefined();
   });
 
@@ -102,8 +106,8 @@ describeEachDatabase("OpenAPI description outside production", (kind) => {
     for (const { name, operation } of operations(document)) {
       for (const [status, response] of Object.entries(operation.responses)) {
         if (Number(status) < 400) continue;
-        // /health's 503 is its status document (database unreachable), not an error of the request.
-        if (name === "GET /health" && status === "503") continue;
+        // /health's and /health/ready's 503 is their status document (database unreachable, not ready), not an error of the request.
+        if ((name === "GET /health" || name === "GET /health/ready") && status === "503") continue;
         expect(JSON.stringify(response.content?.["application/json"]?.schema), `${name} ${status}`).toContain("ErrorEnvelope");
       }
     }

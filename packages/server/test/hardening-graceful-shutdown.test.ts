@@ -3,6 +3,8 @@
  * SIGTERM while an execute waits on its upstream stops new connections, lets that execute finish
  * (200, its invocation recorded), closes the store and exits 0 with a line saying so. A request
  * that outlasts the grace period (BROKER_SHUTDOWN_GRACE_MS, 2 s here) has its connection closed; the process still exits 0.
+ * With BROKER_SHUTDOWN_DELAY_MS, /health/ready answers 503 from the signal on while connections are
+ * still taken, and the drain begins only after the delay.
  */
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -82,6 +84,46 @@ describeEachDatabase("SIGTERM during a request", (kind) => {
       await store.close();
     }
   });
+
+  // Issue 40: a load balancer polling /health/ready stops sending before the drain begins.
+  it.runIf(kind === "sqlite")(
+    "answers /health/ready with 503 from SIGTERM on while the held request is still served, takes connections for BROKER_SHUTDOWN_DELAY_MS, then drains",
+    { timeout: 60_000 },
+    async () => {
+      const { process_, inFlight } = await startWithRequestInFlight(3_500, { BROKER_SHUTDOWN_DELAY_MS: "1500" });
+      const probe = (path: string) => fetch(`${process_.url}${path}`).then(async (r) => ({ status: r.status, connection: r.headers.get("connection"), body: await r.json() }), () => "refused" as const);
+      expect(await probe("/health/ready")).toMatchObject({ status: 200, body: { status: "ready" } });
+      let settled = false;
+      void inFlight.finally(() => (settled = true));
+
+      process_.child.kill("SIGTERM");
+      await sleep(200);
+      const ready = await probe("/health/ready");
+      expect(ready).toEqual({
+        status: 503,
+        // Every answer from SIGTERM on closes its connection, so a kept-alive client comes back on a fresh one.
+        connection: "close",
+        body: { status: "not_ready", checks: { shutdown: "shutting_down", database: "not_checked", migrations: "not_checked" } },
+      });
+      expect(await probe("/health/live")).toMatchObject({ status: 200, body: { status: "ok" } });
+      // /health itself is unchanged: the database still answers.
+      expect(await probe("/health")).toMatchObject({ status: 200 });
+      expect(settled).toBe(false);
+
+      // Once the delay has passed the drain begins: no new connections, the held request still runs.
+      await sleep(1_800);
+      expect(await probe("/health/ready")).toBe("refused");
+      expect(settled).toBe(false);
+
+      const finished = await inFlight;
+      expect(finished.status, finished.text).toBe(200);
+      expect(await process_.exited).toBe(0);
+      const output = process_.output();
+      expect(output.indexOf("/health/ready answers 503; still taking connections")).toBeGreaterThan(-1);
+      expect(output.indexOf("graceful shutdown: no new connections")).toBeGreaterThan(output.indexOf("/health/ready answers 503"));
+      expect(output).toMatch(/graceful shutdown complete/);
+    },
+  );
 
   // The bound does not depend on the engine; one run is enough.
   it.runIf(kind === "sqlite")("closes the connection of a request that outlasts BROKER_SHUTDOWN_GRACE_MS and still exits 0", { timeout: 60_000 }, async () => {

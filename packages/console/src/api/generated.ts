@@ -5353,6 +5353,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/usage/last-hour": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The last hour's tool calls and errors per UTC minute (60 minutes, zero-filled)
+         * @description Counts recorded calls, not metered executions: every call the broker recorded an invocation for, whichever way it ended (succeeded, failed, refused as malformed, denied by policy, waiting for approval), by the minute it arrived. `errors` are the calls among them that ended `rejected`, `failed`, `unknown`; denials and approvals are decisions, not errors. Idempotent replays and requests refused before a call exists (authentication, rate limit, a body that is not a call) are not counted. The series ends with the current, unfinished minute. Cheap enough to poll: one range over the tenant's last hour of invocations.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    env?: "test" | "live";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Calls over the whole hour */
+                            calls: number;
+                            /** @description 60 minutes, oldest first */
+                            data: {
+                                calls: number;
+                                errors: number;
+                                /**
+                                 * Format: date-time
+                                 * @description Start of the minute, UTC, ISO 8601 (e.g. 2026-12-02T09:41:00.000Z)
+                                 */
+                                minute: string;
+                            }[];
+                            /** @enum {string} */
+                            env?: "test" | "live";
+                            /** @description Errors over the whole hour */
+                            errors: number;
+                            /**
+                             * Format: date-time
+                             * @description Start of the first minute (UTC), included
+                             */
+                            from: string;
+                            /**
+                             * Format: date-time
+                             * @description End of the last minute (UTC), excluded
+                             */
+                            to: string;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;

@@ -1,7 +1,7 @@
 import { useId } from "react";
 
-/** Ids for one chart's title and hatch pattern: unique per chart, and safe inside `url(#…)`. */
+/** Ids for one chart's fill patterns: unique per chart, and safe inside `url(#…)`. */
 export function useChartIds() {
   const base = useId().replace(/[^A-Za-z0-9_-]/g, "");
-  return { titleId: `chart-${base}-title`, hatchId: `chart-${base}-hatch` };
+  return { patternId: (name: string) => `chart-${base}-${name}` };
 }

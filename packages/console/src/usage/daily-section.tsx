@@ -3,8 +3,10 @@ import { useState } from "react";
 import type { DailyUsageRow } from "../api/types";
 import { EmptyState, ErrorMessage, Loading } from "../ui/feedback";
 import { Section } from "../ui/page";
-import { ColumnChart, type Column, type Series } from "./column-chart";
+import { ENV_SERIES, UsageChart, type Datum, type Series } from "./usage-chart";
 import { currentMonth, useDailyUsage, type DailyUsageQuery } from "./usage-queries";
+
+type Column = Datum & { test: number; live: number };
 
 function byDay(rows: DailyUsageRow[]): Column[] {
   const columns = new Map<string, Column>();
@@ -22,7 +24,7 @@ export function DailyUsageSection() {
   const daily = useDailyUsage({ ...(month ? { month } : {}), ...(env ? { env } : {}) });
   const data = daily.data;
   const columns = byDay(data?.data ?? []);
-  const series: Series[] = env ? [env] : ["test", "live"];
+  const series: Series[] = env ? [ENV_SERIES[env]] : [ENV_SERIES.test, ENV_SERIES.live];
   const total = columns.reduce((sum, column) => sum + column.test + column.live, 0);
   const busiest = columns.reduce<Column | undefined>((best, column) => (!best || column.test + column.live > best.test + best.live ? column : best), undefined);
 
@@ -55,11 +57,13 @@ export function DailyUsageSection() {
           {env ? ` (${env})` : ""}.
         </EmptyState> : null}
       {data && total > 0 ? (
-        <ColumnChart
-          columns={columns}
+        <UsageChart
+          data={columns}
           series={series}
           title={`Executions per day, ${data.month}${env ? `, ${env}` : ""}`}
-          description={`${total} in total; the busiest day was ${busiest!.label} with ${busiest!.test + busiest!.live}.`}
+          description={`${total} executions in total; the busiest day was ${busiest!.label} with ${busiest!.test + busiest!.live}.`}
+          categoryLabel="Day of the month (UTC)"
+          valueLabel="Executions"
           firstColumn="Day"
         />
       ) : null}

@@ -18,6 +18,20 @@ export function useDailyUsage(query: DailyUsageQuery) {
   return useQuery({ queryKey: [tenant_id, "usage-daily", query], queryFn: () => api("get", "/v1/usage/daily", { query }) });
 }
 
+export type LastHourQuery = ApiQuery<"get", "/v1/usage/last-hour">;
+
+/** How often the last hour's calls are fetched again while the page is open. */
+export const LAST_HOUR_REFRESH_MS = 30_000;
+
+export function useLastHour(query: LastHourQuery) {
+  const { tenant_id } = useTenant();
+  return useQuery({
+    queryKey: [tenant_id, "usage-last-hour", query],
+    queryFn: () => api("get", "/v1/usage/last-hour", { query }),
+    refetchInterval: LAST_HOUR_REFRESH_MS,
+  });
+}
+
 /** The current month in UTC, YYYY-MM. */
 export function currentMonth(now = new Date()): string {
   return now.toISOString().slice(0, 7);

@@ -7,14 +7,15 @@ import type { UsageRow } from "../api/types";
 import { useAgentAppNames } from "../approvals/approval-queries";
 import { EmptyState, ErrorMessage, Loading } from "../ui/feedback";
 import { Section } from "../ui/page";
-import { BarChart, type Bar } from "./bar-chart";
-import { ColumnChart, type Column, type Series } from "./column-chart";
+import { ENV_SERIES, UsageChart, type Datum, type Series } from "./usage-chart";
 import { addMonths, currentMonth, monthsBetween, useUsage, type UsageQuery } from "./usage-queries";
 
-function byTool(rows: UsageRow[]): Bar[] {
-  const bars = new Map<string, Bar>();
+type EnvDatum = Datum & { test: number; live: number };
+
+function byTool(rows: UsageRow[]): EnvDatum[] {
+  const bars = new Map<string, EnvDatum>();
   for (const row of rows) {
-    const bar = bars.get(row.tool_name) ?? { label: row.tool_name, test: 0, live: 0 };
+    const bar = bars.get(row.tool_name) ?? { label: row.tool_name, short: row.tool_name, test: 0, live: 0 };
     bar[row.env] += row.executions;
     bars.set(row.tool_name, bar);
   }
@@ -24,8 +25,8 @@ function byTool(rows: UsageRow[]): Bar[] {
 const monthLabel = new Intl.DateTimeFormat(undefined, { month: "short", year: "2-digit", timeZone: "UTC" });
 
 /** One column per month of the range, months without executions included. */
-function byMonth(rows: UsageRow[], from: string, to: string): Column[] {
-  const columns = new Map<string, Column>(
+function byMonth(rows: UsageRow[], from: string, to: string): EnvDatum[] {
+  const columns = new Map<string, EnvDatum>(
     monthsBetween(from, to).map((month) => [month, { label: month, short: monthLabel.format(new Date(`${month}-01T00:00:00Z`)), test: 0, live: 0 }]),
   );
   for (const row of rows) {
@@ -45,7 +46,8 @@ export function UsageSection() {
   const set = (patch: Partial<UsageQuery>) => setQuery((current) => ({ ...current, ...patch }));
   const rows = usage.data?.data ?? [];
   const grouped = query.group_by === "end_user";
-  const series: Series[] = query.env ? [query.env] : ["test", "live"];
+  const series: Series[] = query.env ? [ENV_SERIES[query.env]] : [ENV_SERIES.test, ENV_SERIES.live];
+  const tools = byTool(rows);
 
   return (
     <Section title="Executions per month" id="usage-heading">
@@ -84,17 +86,28 @@ export function UsageSection() {
           {usage.data ? (
             <>
               <h3>Per month</h3>
-              <ColumnChart
-                columns={byMonth(rows, usage.data.from, usage.data.to)}
+              <UsageChart
+                data={byMonth(rows, usage.data.from, usage.data.to)}
                 series={series}
                 title={`Executions per month, ${usage.data.from} to ${usage.data.to}${query.env ? `, ${query.env}` : ""}`}
-                description={`${usage.data.total} in total.`}
+                description={`${usage.data.total} executions in total.`}
+                categoryLabel="Month (UTC)"
+                valueLabel="Executions"
                 firstColumn="Month"
               />
             </>
           ) : null}
           <h3>By tool</h3>
-          <BarChart bars={byTool(rows)} title={`Executions by tool, ${usage.data?.from} to ${usage.data?.to}`} />
+          <UsageChart
+            layout="bars"
+            data={tools}
+            series={series}
+            title={`Executions by tool, ${usage.data?.from} to ${usage.data?.to}`}
+            description={`${tools.length} ${tools.length === 1 ? "tool" : "tools"}; the most used is ${tools[0]?.label} with ${(tools[0]?.test ?? 0) + (tools[0]?.live ?? 0)}.`}
+            categoryLabel="Tool"
+            valueLabel="Executions"
+            firstColumn="Tool"
+          />
           <div className="table-wrap">
             <table>
               <caption className="visually-hidden">Executions by month, env, agent app and tool</caption>

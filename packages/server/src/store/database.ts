@@ -230,7 +230,8 @@ function openPostgres(connectionString: string): Store {
 /** The error also rejects the query that was running, which is where it is reported. */
 const ignoreConnectionError = () => {};
 
-async function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
+/** `promise`, or a rejection with code ETIMEDOUT (a database-unavailable reason) once `timeoutMs` have passed. */
+export async function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(Object.assign(new Error(`the database did not answer within ${timeoutMs} ms`), { code: "ETIMEDOUT" })), timeoutMs);
@@ -242,12 +243,15 @@ async function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T
   }
 }
 
+/** The table where the migrator records each migration that ran (`name`, `timestamp`). */
+export const MIGRATION_TABLE = "schema_migrations";
+
 /** The broker's migrator: its migrations, and the tables that record which ran. */
 export function migratorOf(db: Db): Migrator {
   return new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
-    migrationTableName: "schema_migrations",
+    migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: "schema_migrations_lock",
   });
 }

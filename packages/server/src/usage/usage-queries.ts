@@ -1,6 +1,6 @@
 /** Every query of the usage report; bound to the store once in app.ts. */
 import { sql } from "kysely";
-import type { Store } from "../store/database.js";
+import type { Executor, Store } from "../store/database.js";
 import { meteredExecutions } from "./metered-execution-queries.js";
 
 export type UsageFilter = {
@@ -17,8 +17,41 @@ export type UsageFilter = {
 
 export type UsageRow = { period: string; env: "test" | "live"; agent_app_id: string; tool_name: string; end_user_id?: string | null; executions: number };
 
+/** Invocation states that count as an error on the per-minute chart: refused as malformed, failed, or lost. */
+export const ERROR_STATUSES = ["rejected", "failed", "unknown"] as const;
+
+export type MinuteCount = { minute: string; calls: number; errors: number };
+
+/** The query behind `countPerMinute`, built apart so a test can ask the engine how it runs it. */
+export function minuteCountsQuery(db: Executor, tenantId: string, from: string, to: string, env: "test" | "live" | undefined) {
+  const minute = sql<string>`substr(created_at, 1, 16)`;
+  return db
+    .selectFrom("invocations")
+    .select((eb) => [
+      minute.as("minute"),
+      eb.fn.countAll<number>().as("calls"),
+      eb.fn.sum<number>(eb.case().when("status", "in", ERROR_STATUSES).then(1).else(0).end()).as("errors"),
+    ])
+    .where("tenant_id", "=", tenantId)
+    .where("created_at", ">=", from)
+    .where("created_at", "<", to)
+    .$if(env !== undefined, (qb) => qb.where("env", "=", env!))
+    .groupBy(minute);
+}
+
 export function createUsageQueries({ db }: Pick<Store, "db">) {
   return {
+    /**
+     * Recorded calls (every invocation row, whatever its state) per UTC minute of `created_at` in
+     * [from, to), and how many of them are errors; minutes without any are absent. One range of
+     * `invocations_tenant_time_state` (tenant_id, created_at, env, status), read from the index
+     * alone (migration 0022), bounded by the caller to an hour.
+     */
+    async countPerMinute(tenantId: string, from: string, to: string, env: "test" | "live" | undefined): Promise<MinuteCount[]> {
+      const rows = await minuteCountsQuery(db, tenantId, from, to, env).execute();
+      return rows.map((row) => ({ minute: row.minute, calls: Number(row.calls), errors: Number(row.errors) }));
+    },
+
     /** Metered executions of one month per UTC day and env (days without any are absent). */
     async countDaily(tenantId: string, month: string, env: "test" | "live" | undefined): Promise<{ day: string; env: "test" | "live"; executions: number }[]> {
       const day = sql<string>`substr(u.occurred_at, 1, 10)`;

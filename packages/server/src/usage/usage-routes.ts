@@ -1,8 +1,9 @@
-/** GET /v1/usage: metered executions (those that reached the upstream) grouped for reading. */
+/** GET /v1/usage: metered executions (those that reached the upstream) grouped for reading; the last hour's calls per minute. */
 import { Type } from "@sinclair/typebox";
 import type { App } from "../http/app-type.js";
 import { EndUserId, EnvSchema, errorResponses, StringEnum, Uuid } from "../http/schemas.js";
-import type { UsageService } from "./usage-service.js";
+import { ERROR_STATUSES } from "./usage-queries.js";
+import { LAST_HOUR_MINUTES, type UsageService } from "./usage-service.js";
 
 const Period = Type.String({ pattern: "^\\d{4}-(0[1-9]|1[0-2])$", description: "Calendar month in UTC, YYYY-MM" });
 
@@ -31,6 +32,43 @@ export function registerUsageRoutes(app: App, deps: { usage: UsageService }) {
       },
     },
     async (request) => deps.usage.daily(request.credential.tenantId, request.query.month, request.query.env),
+  );
+
+  app.get(
+    "/v1/usage/last-hour",
+    {
+      config: { credentials: ["operator"] },
+      schema: {
+        tags: ["usage"],
+        summary: "The last hour's tool calls and errors per UTC minute (60 minutes, zero-filled)",
+        description:
+          "Counts recorded calls, not metered executions: every call the broker recorded an invocation for, whichever way it ended " +
+          "(succeeded, failed, refused as malformed, denied by policy, waiting for approval), by the minute it arrived. " +
+          `\`errors\` are the calls among them that ended \`${ERROR_STATUSES.join("`, `")}\`; denials and approvals are decisions, not errors. ` +
+          "Idempotent replays and requests refused before a call exists (authentication, rate limit, a body that is not a call) are not counted. " +
+          "The series ends with the current, unfinished minute. Cheap enough to poll: one range over the tenant's last hour of invocations.",
+        querystring: Type.Object({ env: Type.Optional(EnvSchema) }, { additionalProperties: false }),
+        response: {
+          200: Type.Object({
+            from: Type.String({ format: "date-time", description: "Start of the first minute (UTC), included" }),
+            to: Type.String({ format: "date-time", description: "End of the last minute (UTC), excluded" }),
+            env: Type.Optional(EnvSchema),
+            calls: Type.Integer({ description: "Calls over the whole hour" }),
+            errors: Type.Integer({ description: "Errors over the whole hour" }),
+            data: Type.Array(
+              Type.Object({
+                minute: Type.String({ format: "date-time", description: "Start of the minute, UTC, ISO 8601 (e.g. 2026-12-02T09:41:00.000Z)" }),
+                calls: Type.Integer({ minimum: 0 }),
+                errors: Type.Integer({ minimum: 0 }),
+              }),
+              { minItems: LAST_HOUR_MINUTES, maxItems: LAST_HOUR_MINUTES, description: `${LAST_HOUR_MINUTES} minutes, oldest first` },
+            ),
+          }),
+          ...errorResponses(400, 401),
+        },
+      },
+    },
+    async (request) => deps.usage.lastHour(request.credential.tenantId, request.query.env),
   );
 
   app.get(

@@ -16,6 +16,7 @@ import * as credentialOrigins from "./0014-credential-origins.js";
 import * as connectionValues from "./0015-connection-values.js";
 import * as approvalFlows from "./0016-approval-flows.js";
 import * as tenantBranding from "./0018-tenant-branding.js";
+import * as invocationTimeStates from "./0022-invocation-time-states.js";
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   "0015-connection-values": connectionValues,
   "0016-approval-flows": approvalFlows,
   "0018-tenant-branding": tenantBranding,
+  "0022-invocation-time-states": invocationTimeStates,
 };

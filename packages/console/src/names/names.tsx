@@ -12,17 +12,13 @@ export function ProviderName({ id }: { id: string }) {
   );
 }
 
-/** The person, app, key or end user; its kind and raw id underneath (the id also in the tooltip). */
+/** The person, app, key or end user, and what kind it is; the raw id is in the tooltip and in the audit event's details. */
 export function ActorName({ actor }: { actor: Actor }) {
   const label = useActorNames()(actor);
   return (
     <span className="named" title={`${actor.type}: ${actor.id}`}>
       <span className="actor-name">{label.name}</span>
-      <span className="muted named-id">
-        {" "}
-        {label.kind}
-        {label.name !== actor.id && actor.type !== "system" && actor.type !== "cli" ? <span className="visually-hidden">, id {actor.id}</span> : null}
-      </span>
+      <span className="muted named-id"> {label.kind}</span>
     </span>
   );
 }

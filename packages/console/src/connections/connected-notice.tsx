@@ -2,11 +2,9 @@
  * After a connect the broker sends the browser back with ?connected_account_id=…: the handle an
  * agent passes to POST /v1/tools/execute, shown where it can be copied (the walk-through needs it).
  */
-import { useId } from "react";
 import { useCopy } from "../ui/copy-button";
 
 export function ConnectedNotice({ id, account }: { id: string; account: string | undefined }) {
-  const fieldId = useId();
   const { copied, copy } = useCopy(id);
   return (
     <div className="message message-success connected-notice" role="status">
@@ -15,11 +13,10 @@ export function ConnectedNotice({ id, account }: { id: string; account: string |
         Connected {account ?? "the account"}. Agents use it by passing this <code>connected_account_id</code>:
       </p>
       <div className="secret-row">
-        <label htmlFor={fieldId} className="visually-hidden">
-          connected_account_id
-        </label>
-        <input id={fieldId} className="secret-value" readOnly value={id} onFocus={(event) => event.currentTarget.select()} spellCheck={false} />
-        <button type="button" className="button button-primary" onClick={copy}>
+        <code className="connected-id" aria-label="connected_account_id">
+          {id}
+        </code>
+        <button type="button" className="button button-primary" onClick={copy} aria-label="Copy the connected_account_id">
           Copy
         </button>
       </div>

@@ -1,4 +1,4 @@
-/** Connected accounts: connect through OAuth per provider (or go store an API key), filter, revoke. */
+/** Connected accounts (first, so the one just connected is in view), then connecting through OAuth per provider (or going to store an API key). */
 import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { EmptyState, ErrorMessage, Loading, Notice } from "../ui/feedback";
@@ -42,7 +42,6 @@ export function ConnectionsPage() {
       </PageHeader>
       {connectedId ? <ConnectedNotice id={connectedId} account={connected ? `${connected.display_name} (${providerName(connected.provider)})` : undefined} /> : null}
       {announcement ? <Notice tone="success">{announcement}</Notice> : null}
-      <ProvidersPanel />
       <Section title="Connected accounts" id="connections-heading">
         <ConnectionFiltersForm key={params.toString()} filters={filters} providers={providers} onChange={applyFilters} />
         {connections.isPending ? <Loading label="Loading connections…" /> : null}
@@ -55,6 +54,7 @@ export function ConnectionsPage() {
           </button>
         ) : null}
       </Section>
+      <ProvidersPanel />
     </>
   );
 }

@@ -48,7 +48,7 @@ export function SecretTable({ items, onChanged }: { items: SecretItem[]; onChang
                 <ProviderName id={item.provider} />
               </td>
               <td>{item.label ? `${item.label} (${item.name})` : item.name}</td>
-              <td className="mono">{item.value_hint ? `••••${item.value_hint}` : <span className="muted">hidden</span>}</td>
+              <td className="mono hint-cell">{item.value_hint ? `••••${item.value_hint}` : <span className="muted">hidden</span>}</td>
               <td>{item.end_user_id ? <>End user <span className="mono">{item.end_user_id}</span></> : "Shared"}</td>
               <td>{item.env}</td>
               <td>

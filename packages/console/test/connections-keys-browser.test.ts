@@ -65,7 +65,7 @@ type Answers = Promise<string>[];
     await fakes?.close();
   });
 
-  async function signIn(trouble: Trouble = [], answers: Answers = []): Promise<Page> {
+  async function signIn(trouble: Trouble = [], answers: Answers = [], subject = tenant.operatorSubject): Promise<Page> {
     const page = await browser.newPage({ viewport: DESKTOP });
     page.on("console", (message) => (message.type() === "error" || message.type() === "warning" ? trouble.push(`console ${message.type()}: ${message.text()} at ${message.location().url}`) : undefined));
     page.on("pageerror", (error) => trouble.push(`page error: ${error.message}`));
@@ -75,7 +75,7 @@ type Answers = Promise<string>[];
       if (new URL(response.url()).pathname.startsWith("/v1/")) answers.push(response.text().catch(() => ""));
     });
     await page.goto(`${broker.url}/console/`);
-    await page.getByLabel("Subject").fill(tenant.operatorSubject);
+    await page.getByLabel("Subject").fill(subject);
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect.poll(() => page.getByRole("link", { name: "Connections" }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
     return page;
@@ -191,6 +191,28 @@ type Answers = Promise<string>[];
       expect(broker.logs.filter((line) => line.includes(value))).toEqual([]);
     }
     expect(trouble).toEqual([]);
+    await page.close();
+  });
+
+  it("shows a viewer the API keys with every control that changes one disabled", async () => {
+    const issuer = broker.runtime.developmentIssuer!;
+    await broker.services.tenants.addMember(tenant.tenantId, { issuer: issuer.issuer, subject: "keys-viewer", role: "viewer" }, "test");
+    const value = `ledger_view_${randomBytes(16).toString("hex")}`;
+    const created = await call(broker, "POST", "/v1/secrets", { ...operator(), body: { provider: KEY_PROVIDER.id, env: "test", name: "seen-by-viewer", value } });
+    expect(created.status, created.text).toBe(201);
+    const trouble: Trouble = [];
+    const page = await signIn(trouble, [], "keys-viewer");
+    await openPage(page, "API keys", "API keys");
+    const row = page.getByRole("table", { name: "API keys" }).getByRole("row").filter({ hasText: "seen-by-viewer" });
+    await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
+    expect(await row.getByRole("button", { name: "Rotate" }).isDisabled()).toBe(true);
+    expect(await row.getByRole("button", { name: "Delete" }).isDisabled()).toBe(true);
+    expect(await page.getByRole("button", { name: "Store API key" }).isDisabled()).toBe(true);
+    expect(await page.getByLabel("API key", { exact: true }).isDisabled()).toBe(true);
+    expect(await page.content()).not.toContain(value);
+    await shootBoth(page, "viewer", "#stored-keys-heading");
+    expect(trouble).toEqual([]);
+    await call(broker, "DELETE", `/v1/secrets/${created.body.secret_item_id}`, operator());
     await page.close();
   });
 

@@ -10,7 +10,7 @@ import { Details, JsonView } from "../ui/bits";
 import { ErrorMessage, Loading, OutcomeMessage } from "../ui/feedback";
 import { PageHeader, Section } from "../ui/page";
 import { Time } from "../ui/time";
-import { useDeciderName } from "../names/name-queries";
+import { useOperatorName } from "../names/name-queries";
 import { ProviderName } from "../names/names";
 import { ArgumentChanges } from "./argument-changes";
 import { bindingItems } from "./approval-binding";
@@ -26,7 +26,7 @@ import { RevealArguments } from "./reveal-arguments";
 function Summary({ approval }: { approval: Approval }) {
   const decision = approval.decision;
   const names = useMemberNames();
-  const deciderName = useDeciderName();
+  const deciderName = useOperatorName();
   return (
     <Details
       items={[

@@ -2,7 +2,7 @@
 import { Link } from "react-router-dom";
 import { EmptyState, ErrorMessage, Loading } from "../ui/feedback";
 import { Time } from "../ui/time";
-import { useDeciderName } from "../names/name-queries";
+import { useOperatorName } from "../names/name-queries";
 import { useDecidedApprovals, useMemberNames } from "./approval-queries";
 import { ApprovalStatus } from "./approval-status";
 import { decidedBy } from "./approvers-panel";
@@ -10,7 +10,7 @@ import { decidedBy } from "./approvers-panel";
 export function DecidedList() {
   const decided = useDecidedApprovals();
   const names = useMemberNames();
-  const deciderName = useDeciderName();
+  const deciderName = useOperatorName();
   if (decided.isPending) return <Loading label="Loading decided approvals…" />;
   const rows = decided.data ?? [];
   return (

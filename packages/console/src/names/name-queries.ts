@@ -47,10 +47,11 @@ export function useActorNames(): (actor: Actor) => ActorLabel {
 }
 
 /**
- * An approval's `decided_by`: an operator's `issuer|subject`, or, for a decision on the end
- * user's hosted page or through a channel, whatever the broker recorded (shown as it is).
+ * An operator as the broker records one in a plain string (an approval's `decided_by`, a policy
+ * version's `updated_by`): `issuer|subject`, turned into the member's name; anything else (a
+ * decision on the end user's hosted page, through a channel) is shown as it is.
  */
-export function useDeciderName(): (decidedBy: string) => string {
+export function useOperatorName(): (recorded: string) => string {
   const actorName = useActorNames();
-  return (decidedBy) => (decidedBy.includes("|") ? actorName({ type: "operator", id: decidedBy }).name : decidedBy);
+  return (recorded) => (recorded.includes("|") ? actorName({ type: "operator", id: recorded }).name : recorded);
 }

@@ -109,6 +109,7 @@ type Answers = Promise<string>[];
     await page.goto(`${broker.url}/console/tools`);
     await expect.poll(() => page.getByRole("heading", { name: "Your own OAuth apps" }).count(), { timeout: 10_000 }).toBe(1);
     await page.waitForLoadState("networkidle");
+    await shootBoth(page, "tools-oauth-apps", "#oauth-apps-heading");
     expect(trouble).toEqual([]);
     await page.close();
   });

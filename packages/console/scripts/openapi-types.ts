@@ -68,6 +68,10 @@ export const CONSOLE_PATHS = [
   "/v1/usage",
   "/v1/billing/status",
   "/v1/billing/invoice-preview",
+  "/v1/secrets",
+  "/v1/secrets/{id}",
+  "/v1/secrets/{id}/rotate",
+  "/v1/oauth-clients",
 ];
 
 /** The document reduced to CONSOLE_PATHS and the component schemas they reach. */

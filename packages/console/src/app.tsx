@@ -2,6 +2,7 @@
 import { lazy, Suspense } from "react";
 import { Navigate, Route, Routes } from "react-router-dom";
 import { AgentAppsPage } from "./agent-apps/agent-apps-page";
+import { ApiKeysPage } from "./secrets/api-keys-page";
 import { ApprovalDetailPage } from "./approvals/approval-detail-page";
 import { ApprovalsPage } from "./approvals/approvals-page";
 import { AuditPage } from "./audit/audit-page";
@@ -61,6 +62,7 @@ function Gates() {
         <Route path="approvals" element={<ApprovalsPage />} />
         <Route path="approvals/:id" element={<ApprovalDetailPage />} />
         <Route path="connections" element={<ConnectionsPage />} />
+        <Route path="api-keys" element={<ApiKeysPage />} />
         <Route path="agent-apps" element={<AgentAppsPage />} />
         <Route path="tools" element={<ToolsPage />} />
         <Route path="webhooks" element={<WebhooksPage />} />

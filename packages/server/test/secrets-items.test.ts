@@ -12,7 +12,7 @@ import { describeEachDatabase } from "./support/databases.js";
 import { expectError } from "./support/expect.js";
 import { asOperator, call, mintBrokerToken } from "./support/http.js";
 
-const METADATA_FIELDS = ["connection_values", "created_at", "end_user_id", "env", "label", "last_used_at", "name", "provider", "reconnect_reason", "secret_item_id"];
+const METADATA_FIELDS = ["connection_values", "created_at", "end_user_id", "env", "label", "last_used_at", "name", "provider", "reconnect_reason", "secret_item_id", "value_hint"];
 
 describeEachDatabase("vault secret items", (kind) => {
   const clock = manualClock();

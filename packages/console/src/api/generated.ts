@@ -2913,6 +2913,67 @@ export interface paths {
         };
         trace?: never;
     };
+    "/v1/oauth-clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's own OAuth apps, every provider at once
+         * @description One entry per provider and env that has an app now (removed and replaced ones are left out), ordered by provider then env; `env` narrows to one env. A provider without an entry uses the broker-wide client (a custom provider then cannot connect).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    env?: "test" | "live";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["OAuthApp"][];
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/ops/health": {
         parameters: {
             query?: never;
@@ -5099,6 +5160,470 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List secret items (metadata and hints only)
+         * @description Oldest first. Filter by `provider`, `env` and `end_user_id`; without filters every item of the tenant, shared and end users' own.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only the items stored for this end user (shared items are left out) */
+                    end_user_id?: string;
+                    env?: "test" | "live";
+                    /** @description Only this provider's items */
+                    provider?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["SecretItem"][];
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Store an API key for an api_key provider */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The provider's per-connection values a person gives (its declaration's `connection_values` with source `connect_input`, e.g. a Zendesk `subdomain`): each is one DNS label matching the declared pattern. Required when the provider asks for any; 422 invalid_request names each missing or refused one. */
+                        connection_values?: {
+                            [key: string]: string;
+                        };
+                        /** @description Store the key for one of your end users: only calls acting for that end user may use it. Without it the item is shared. */
+                        end_user_id?: string;
+                        /** @enum {string} */
+                        env: "test" | "live";
+                        name: string;
+                        provider: string;
+                        /** @description The secret; stored encrypted, never returned */
+                        value: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Metadata only: the value is write-only. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The per-connection values its API address is filled with (an Atlassian cloud id with its site name, a Salesforce instance, a Zendesk subdomain); empty when the provider has none */
+                            connection_values: {
+                                [key: string]: {
+                                    display?: string;
+                                    value: string;
+                                };
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description The end user who stored this key through a connect session; null for a shared item */
+                            end_user_id: string | null;
+                            /** @enum {string} */
+                            env: "test" | "live";
+                            label: string | null;
+                            /** @description Last tool call with this item; updated at most once a minute */
+                            last_used_at: string | null;
+                            name: string;
+                            provider: string;
+                            /** @description `origin_changed`: the provider's API base URL moved since the key was stored; the key is never sent to the new address and must be stored again. Null while usable. */
+                            reconnect_reason: "origin_changed" | null;
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            secret_item_id: string;
+                            /** @description The value's last four characters, to tell keys apart and see that a rotation took; null when the value is shorter than 16 characters, and for items stored before hints were kept */
+                            value_hint: string | null;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description forbidden, environment_mismatch or policy_denied */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description a conflict with the resource's current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unsupported_media_type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description the request is well-formed but cannot be processed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description vault_unavailable or service_unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/secrets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a secret item */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A UUID */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The per-connection values its API address is filled with (an Atlassian cloud id with its site name, a Salesforce instance, a Zendesk subdomain); empty when the provider has none */
+                            connection_values: {
+                                [key: string]: {
+                                    display?: string;
+                                    value: string;
+                                };
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                            deleted: boolean;
+                            /** @description The end user who stored this key through a connect session; null for a shared item */
+                            end_user_id: string | null;
+                            /** @enum {string} */
+                            env: "test" | "live";
+                            label: string | null;
+                            /** @description Last tool call with this item; updated at most once a minute */
+                            last_used_at: string | null;
+                            name: string;
+                            provider: string;
+                            /** @description `origin_changed`: the provider's API base URL moved since the key was stored; the key is never sent to the new address and must be stored again. Null while usable. */
+                            reconnect_reason: "origin_changed" | null;
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            secret_item_id: string;
+                            /** @description The value's last four characters, to tell keys apart and see that a rotation took; null when the value is shorter than 16 characters, and for items stored before hints were kept */
+                            value_hint: string | null;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description forbidden, environment_mismatch or policy_denied */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/secrets/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a secret item's value (rotate an API key)
+         * @description The item keeps its id, name and owner, so agents naming its `secret_item_id` go on working; the next call sends the new value. The item is bound again to the provider's API address as it is now, so rotating also makes an item with `reconnect_reason: origin_changed` usable. Recorded as `secret_item.rotated`. 422 when the provider no longer takes API keys or the value is not in its format.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A UUID */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The new secret; replaces the old one at once, stored encrypted, never returned */
+                        value: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Metadata only: the value is write-only. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The per-connection values its API address is filled with (an Atlassian cloud id with its site name, a Salesforce instance, a Zendesk subdomain); empty when the provider has none */
+                            connection_values: {
+                                [key: string]: {
+                                    display?: string;
+                                    value: string;
+                                };
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description The end user who stored this key through a connect session; null for a shared item */
+                            end_user_id: string | null;
+                            /** @enum {string} */
+                            env: "test" | "live";
+                            label: string | null;
+                            /** @description Last tool call with this item; updated at most once a minute */
+                            last_used_at: string | null;
+                            name: string;
+                            provider: string;
+                            /** @description `origin_changed`: the provider's API base URL moved since the key was stored; the key is never sent to the new address and must be stored again. Null while usable. */
+                            reconnect_reason: "origin_changed" | null;
+                            /**
+                             * Format: uuid
+                             * @description A UUID
+                             */
+                            secret_item_id: string;
+                            /** @description The value's last four characters, to tell keys apart and see that a rotation took; null when the value is shorter than 16 characters, and for items stored before hints were kept */
+                            value_hint: string | null;
+                        };
+                    };
+                };
+                /** @description invalid_request / invalid_json: the request does not match its schema */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unauthorized: missing, invalid or misplaced credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description forbidden, environment_mismatch or policy_denied */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description unsupported_media_type: send application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description the request is well-formed but cannot be processed */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description vault_unavailable or service_unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tools": {
         parameters: {
             query?: never;
@@ -6559,6 +7084,16 @@ export interface components {
             /** @enum {boolean} */
             ok: false;
         };
+        OAuthApp: {
+            client_id: string;
+            /** @description The last four characters of the client secret (null when it is shorter than 16 characters); the secret itself is never returned */
+            client_secret_hint: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @enum {string} */
+            env: "test" | "live";
+            provider: string;
+        };
         PolicyTemplate: {
             description: string;
             id: string;
@@ -6611,6 +7146,36 @@ export interface components {
                 /** @description Tool names or globs like scm.*; default all tools */
                 tools?: string[];
             }[];
+        };
+        /** @description Metadata only: the value is write-only. */
+        SecretItem: {
+            /** @description The per-connection values its API address is filled with (an Atlassian cloud id with its site name, a Salesforce instance, a Zendesk subdomain); empty when the provider has none */
+            connection_values: {
+                [key: string]: {
+                    display?: string;
+                    value: string;
+                };
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** @description The end user who stored this key through a connect session; null for a shared item */
+            end_user_id: string | null;
+            /** @enum {string} */
+            env: "test" | "live";
+            label: string | null;
+            /** @description Last tool call with this item; updated at most once a minute */
+            last_used_at: string | null;
+            name: string;
+            provider: string;
+            /** @description `origin_changed`: the provider's API base URL moved since the key was stored; the key is never sent to the new address and must be stored again. Null while usable. */
+            reconnect_reason: "origin_changed" | null;
+            /**
+             * Format: uuid
+             * @description A UUID
+             */
+            secret_item_id: string;
+            /** @description The value's last four characters, to tell keys apart and see that a rotation took; null when the value is shorter than 16 characters, and for items stored before hints were kept */
+            value_hint: string | null;
         };
         WebhookDelivery: {
             attempt_count: number;

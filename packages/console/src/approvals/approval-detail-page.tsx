@@ -10,6 +10,8 @@ import { Details, JsonView } from "../ui/bits";
 import { ErrorMessage, Loading, OutcomeMessage } from "../ui/feedback";
 import { PageHeader, Section } from "../ui/page";
 import { Time } from "../ui/time";
+import { useOperatorName } from "../names/name-queries";
+import { ProviderName } from "../names/names";
 import { ArgumentChanges } from "./argument-changes";
 import { bindingItems } from "./approval-binding";
 import { useApproval, useMemberNames } from "./approval-queries";
@@ -24,19 +26,20 @@ import { RevealArguments } from "./reveal-arguments";
 function Summary({ approval }: { approval: Approval }) {
   const decision = approval.decision;
   const names = useMemberNames();
+  const deciderName = useOperatorName();
   return (
     <Details
       items={[
         ["Status", <ApprovalStatus status={approval.status} />],
         ["Risk", <ApprovalRisk risk={approval.risk} />],
         ...bindingItems(approval),
-        ["Provider", approval.provider],
+        ["Provider", <ProviderName id={approval.provider} />],
         ["End user", approval.end_user_id ? <span className="mono">{approval.end_user_id}</span> : "none"],
         ["Environment", approval.env],
         ["Rule", approval.rule_id ?? "risk default"],
         ["Requested", <Time value={approval.requested_at} showRelative />],
         ["Expires", <Time value={approval.expires_at} showRelative />],
-        ["Decided by", decision || approval.status === "expired" ? decidedBy(approval, names) : undefined],
+        ["Decided by", decision || approval.status === "expired" ? decidedBy(approval, names, deciderName) : undefined],
         ["Decided", decision ? <Time value={decision.decided_at} /> : undefined],
         ["Reason", decision?.reason ?? undefined],
         ["Used", approval.consumed_at ? <Time value={approval.consumed_at} /> : undefined],

@@ -22,12 +22,12 @@ const VIA = { api: "API", console: "console", slack: "Slack", email: "email", en
 const voterName = (vote: ApprovalVote, names: Map<string, string>) =>
   vote.voter.kind === "member" ? (vote.voter.display_name ?? names.get(vote.voter.id) ?? vote.voter.id) : `end user ${vote.voter.id}`;
 
-/** Who ended it: the names on the deciding votes, else the broker's record of the decider. */
-export function decidedBy(approval: Approval, names: Map<string, string>): string {
+/** Who ended it: the names on the deciding votes, else the broker's record of the decider (`deciderName` turns an operator's issuer|subject into their name). */
+export function decidedBy(approval: Approval, names: Map<string, string>, deciderName: (decidedBy: string) => string = (id) => id): string {
   if (approval.status === "expired") return "nobody (expired)";
   const decision = approval.status === "denied" ? "deny" : "approve";
   const deciding = approval.approvers.votes.filter((vote) => vote.digest === approval.digest && vote.decision === decision);
-  return deciding.length > 0 ? deciding.map((vote) => voterName(vote, names)).join(", ") : (approval.decision?.decided_by ?? "—");
+  return deciding.length > 0 ? deciding.map((vote) => voterName(vote, names)).join(", ") : (approval.decision?.decided_by ? deciderName(approval.decision.decided_by) : "—");
 }
 
 /** "1 of 2 approvals". */

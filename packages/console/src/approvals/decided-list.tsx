@@ -2,6 +2,7 @@
 import { Link } from "react-router-dom";
 import { EmptyState, ErrorMessage, Loading } from "../ui/feedback";
 import { Time } from "../ui/time";
+import { useOperatorName } from "../names/name-queries";
 import { useDecidedApprovals, useMemberNames } from "./approval-queries";
 import { ApprovalStatus } from "./approval-status";
 import { decidedBy } from "./approvers-panel";
@@ -9,6 +10,7 @@ import { decidedBy } from "./approvers-panel";
 export function DecidedList() {
   const decided = useDecidedApprovals();
   const names = useMemberNames();
+  const deciderName = useOperatorName();
   if (decided.isPending) return <Loading label="Loading decided approvals…" />;
   const rows = decided.data ?? [];
   return (
@@ -42,7 +44,7 @@ export function DecidedList() {
                   <td>
                     <ApprovalStatus status={approval.status} />
                   </td>
-                  <td>{decidedBy(approval, names)}</td>
+                  <td>{decidedBy(approval, names, deciderName)}</td>
                   <td>{approval.decision?.reason ?? "—"}</td>
                   <td>
                     <Time value={approval.decision?.decided_at ?? approval.expires_at} />

@@ -1,5 +1,7 @@
 /** Every field of one audit event, including its place in the hash chain. */
+import type { ReactNode } from "react";
 import type { AuditEvent } from "../api/types";
+import { ActorName, ProviderName } from "../names/names";
 import { Details, JsonView } from "../ui/bits";
 import { Section } from "../ui/page";
 import { Time } from "../ui/time";
@@ -19,13 +21,14 @@ export function AuditDetail({ event, onClose }: { event: AuditEvent; onClose(): 
         <Details
           items={[
             ["Time", <Time value={event.occurred_at} />],
-            ["Actor", `${event.actor.type}: ${event.actor.id}`],
+            ["Actor", <><ActorName actor={event.actor} /> <span className="mono muted">{event.actor.id}</span></>],
             ["Action", event.action],
             ["Outcome", event.outcome],
             ["Target", event.target ? `${event.target.type}: ${event.target.id}` : "none"],
             ["Tool", event.tool_name ?? "none"],
-            ["Agent app", event.agent_app_id ?? "none"],
-            ["End user", event.end_user_id ?? "none"],
+            ["Agent app", event.agent_app_id ? <ActorName actor={{ type: "agent_app", id: event.agent_app_id }} /> : "none"],
+            ["End user", event.end_user_id ? <span className="mono">{event.end_user_id}</span> : "none"],
+            ...(typeof event.data.provider === "string" ? ([["Provider", <ProviderName id={event.data.provider} />]] as [string, ReactNode][]) : []),
             ["Event id", <span className="mono">{event.id}</span>],
             ["Hash", <span className="mono">{event.hash}</span>],
             ["Previous hash", <span className="mono">{event.prev_hash}</span>],

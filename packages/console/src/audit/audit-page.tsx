@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api } from "../api/client";
 import { useTenant } from "../tenant/tenant-context";
+import { ActorName } from "../names/names";
 import { StatusTag } from "../ui/bits";
 import { EmptyState, ErrorMessage, Loading } from "../ui/feedback";
 import { PageHeader } from "../ui/page";
@@ -63,7 +64,7 @@ export function AuditPage() {
                     <Time value={event.occurred_at} />
                   </td>
                   <td>
-                    <span className="muted">{event.actor.type}</span> {event.actor.id}
+                    <ActorName actor={event.actor} />
                   </td>
                   <td>{event.action}</td>
                   <td>{event.tool_name ?? "—"}</td>

@@ -4,7 +4,7 @@ import type { ConnectionFilters } from "./connection-queries";
 
 const STATUSES = ["active", "expired", "revoked"] as const;
 
-export function ConnectionFiltersForm({ filters, providers, onChange }: { filters: ConnectionFilters; providers: string[]; onChange(next: ConnectionFilters): void }) {
+export function ConnectionFiltersForm({ filters, providers, onChange }: { filters: ConnectionFilters; providers: { id: string; name: string }[]; onChange(next: ConnectionFilters): void }) {
   const [draft, setDraft] = useState<ConnectionFilters>(filters);
   const set = (patch: Partial<ConnectionFilters>) => setDraft((current) => ({ ...current, ...patch }));
   const submit = (event: FormEvent) => {
@@ -22,7 +22,9 @@ export function ConnectionFiltersForm({ filters, providers, onChange }: { filter
         <select id="filter-provider" value={draft.provider ?? ""} onChange={(event) => set({ provider: event.target.value || undefined })}>
           <option value="">Any</option>
           {providers.map((provider) => (
-            <option key={provider}>{provider}</option>
+            <option key={provider.id} value={provider.id}>
+              {provider.name} ({provider.id})
+            </option>
           ))}
         </select>
       </div>

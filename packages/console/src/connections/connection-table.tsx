@@ -1,7 +1,10 @@
 /** The connections table with Revoke (after a confirmation) on each active connection, and why an expired one needs a reconnect. */
 import { useState } from "react";
 import type { Connection } from "../api/types";
+import { ProviderName } from "../names/names";
+import { useProviderNames } from "../names/name-queries";
 import { StatusTag } from "../ui/bits";
+import { CopyButton } from "../ui/copy-button";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { Time } from "../ui/time";
 import { WriteButton } from "../ui/write-button";
@@ -24,13 +27,14 @@ function reconnectHint(connection: Connection): string | undefined {
 
 export function ConnectionTable({ connections, onRevoked }: { connections: Connection[]; onRevoked(message: string): void }) {
   const revoke = useRevokeConnection();
+  const providerName = useProviderNames();
   const [confirming, setConfirming] = useState<Connection | null>(null);
   const confirm = () => {
     if (!confirming) return;
     revoke.mutate(confirming.connected_account_id, {
       onSuccess: (revoked) => {
         setConfirming(null);
-        onRevoked(`Revoked ${revoked.display_name} (${revoked.provider}).${revoked.upstream_revocation === "failed" ? " The provider did not confirm the revocation; the broker deleted its tokens anyway." : ""}`);
+        onRevoked(`Revoked ${revoked.display_name} (${providerName(revoked.provider)}).${revoked.upstream_revocation === "failed" ? " The provider did not confirm the revocation; the broker deleted its tokens anyway." : ""}`);
       },
     });
   };
@@ -42,6 +46,7 @@ export function ConnectionTable({ connections, onRevoked }: { connections: Conne
           <tr>
             <th scope="col">Provider</th>
             <th scope="col">Account</th>
+            <th scope="col">connected_account_id</th>
             <th scope="col">Owner</th>
             <th scope="col">Label</th>
             <th scope="col">Status</th>
@@ -55,8 +60,13 @@ export function ConnectionTable({ connections, onRevoked }: { connections: Conne
         <tbody>
           {connections.map((connection) => (
             <tr key={connection.connected_account_id}>
-              <td>{connection.provider}</td>
+              <td>
+                <ProviderName id={connection.provider} />
+              </td>
               <td>{connection.display_name}</td>
+              <td className="id-cell">
+                <span className="mono">{connection.connected_account_id}</span> <CopyButton value={connection.connected_account_id} label={`Copy the connected_account_id of ${connection.display_name}`} />
+              </td>
               <td>{connection.end_user_id ? <>End user <span className="mono">{connection.end_user_id}</span></> : "Operator (shared)"}</td>
               <td>{connection.label ?? <span className="muted">—</span>}</td>
               <td>
@@ -79,7 +89,7 @@ export function ConnectionTable({ connections, onRevoked }: { connections: Conne
         </tbody>
       </table>
       {confirming ? (
-        <ConfirmDialog title={`Revoke ${confirming.display_name} (${confirming.provider})?`} confirmLabel="Revoke connection" onConfirm={confirm} onCancel={() => setConfirming(null)} busy={revoke.isPending} error={revoke.error}>
+        <ConfirmDialog title={`Revoke ${confirming.display_name} (${providerName(confirming.provider)})?`} confirmLabel="Revoke connection" onConfirm={confirm} onCancel={() => setConfirming(null)} busy={revoke.isPending} error={revoke.error}>
           <p>Agents lose access at once: the broker deletes the stored tokens and asks the provider to revoke them. This cannot be undone; connect again to restore access.</p>
         </ConfirmDialog>
       ) : null}

@@ -1,9 +1,12 @@
-/** Connected accounts: connect through OAuth per provider, filter, revoke. */
+/** Connected accounts (first, so the one just connected is in view), then connecting through OAuth per provider (or going to store an API key). */
 import { useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { EmptyState, ErrorMessage, Loading, Notice } from "../ui/feedback";
 import { PageHeader, Section } from "../ui/page";
-import { useConnections, useProviderReadiness, type ConnectionFilters } from "./connection-queries";
+import { useProviders } from "../tools/catalogue-queries";
+import { useProviderNames } from "../names/name-queries";
+import { ConnectedNotice } from "./connected-notice";
+import { useConnections, type ConnectionFilters } from "./connection-queries";
 import { ConnectionFiltersForm } from "./connection-filters";
 import { ConnectionTable } from "./connection-table";
 import { ProvidersPanel } from "./providers-panel";
@@ -14,7 +17,8 @@ export function ConnectionsPage() {
   const [params, setParams] = useSearchParams();
   const filters = Object.fromEntries(FILTER_KEYS.flatMap((key) => (params.get(key) ? [[key, params.get(key)]] : []))) as ConnectionFilters;
   const connections = useConnections(filters);
-  const providers = (useProviderReadiness().data?.providers ?? []).map((provider) => provider.id);
+  const providers = (useProviders().data?.data ?? []).map((provider) => ({ id: provider.id, name: provider.display_name }));
+  const providerName = useProviderNames();
   const [announcement, setAnnouncement] = useState<string | null>(null);
   // The broker sends the browser back here with ?connected_account_id=… after a connect.
   const connectedId = params.get("connected_account_id");
@@ -36,9 +40,8 @@ export function ConnectionsPage() {
       <PageHeader title="Connections">
         <p>Accounts the broker holds tokens for: shared ones an operator connected, and those end users connected for themselves.</p>
       </PageHeader>
-      {connectedId ? <Notice tone="success">Connected {connected ? `${connected.display_name} (${connected.provider})` : "the account"}.</Notice> : null}
+      {connectedId ? <ConnectedNotice id={connectedId} account={connected ? `${connected.display_name} (${providerName(connected.provider)})` : undefined} /> : null}
       {announcement ? <Notice tone="success">{announcement}</Notice> : null}
-      <ProvidersPanel />
       <Section title="Connected accounts" id="connections-heading">
         <ConnectionFiltersForm key={params.toString()} filters={filters} providers={providers} onChange={applyFilters} />
         {connections.isPending ? <Loading label="Loading connections…" /> : null}
@@ -51,6 +54,7 @@ export function ConnectionsPage() {
           </button>
         ) : null}
       </Section>
+      <ProvidersPanel />
     </>
   );
 }

@@ -10,6 +10,7 @@ import { Notice } from "../ui/feedback";
 const PAGES: [string, string][] = [
   ["/approvals", "Approvals"],
   ["/connections", "Connections"],
+  ["/api-keys", "API keys"],
   ["/agent-apps", "Agent apps"],
   ["/tools", "Tools"],
   ["/webhooks", "Webhooks"],

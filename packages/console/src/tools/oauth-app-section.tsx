@@ -8,9 +8,9 @@ import { useTenant } from "../tenant/tenant-context";
 import { ErrorMessage, Loading, Notice } from "../ui/feedback";
 import { Section } from "../ui/page";
 import { WriteButton } from "../ui/write-button";
-import { useOAuthApp, useRemoveOAuthApp, useSaveOAuthApp } from "./tool-queries";
+import { useOAuthApps, useRemoveOAuthApp, useSaveOAuthApp } from "./tool-queries";
 
-type OAuthProvider = { id: string; custom: boolean };
+type OAuthProvider = { id: string; name: string; custom: boolean };
 
 export function OAuthAppSection({ providers }: { providers: OAuthProvider[] }) {
   const [env, setEnv] = useState<Env>("test");
@@ -31,16 +31,17 @@ export function OAuthAppSection({ providers }: { providers: OAuthProvider[] }) {
       <p>Register an app at the provider with the redirect URI <code>{`${window.location.origin}/v1/connections/oauth/callback`}</code> to show your own name on its consent screen.</p>
       <ul className="grid-2 plain-list">
         {providers.map((provider) => (
-          <OAuthAppCard key={`${provider.id}-${env}`} provider={provider.id} custom={provider.custom} env={env} />
+          <OAuthAppCard key={`${provider.id}-${env}`} provider={provider.id} name={provider.name} custom={provider.custom} env={env} />
         ))}
       </ul>
     </Section>
   );
 }
 
-function OAuthAppCard({ provider, custom, env }: { provider: string; custom: boolean; env: Env }) {
+function OAuthAppCard({ provider, name, custom, env }: { provider: string; name: string; custom: boolean; env: Env }) {
   const { canWrite } = useTenant();
-  const app = useOAuthApp(provider, env);
+  const apps = useOAuthApps(env);
+  const app = { ...apps, data: apps.data ? (apps.data.get(provider) ?? null) : undefined };
   const save = useSaveOAuthApp(provider, env);
   const remove = useRemoveOAuthApp(provider, env);
   const [clientId, setClientId] = useState("");
@@ -48,13 +49,15 @@ function OAuthAppCard({ provider, custom, env }: { provider: string; custom: boo
   const [saved, setSaved] = useState<string | null>(null);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate({ client_id: clientId.trim(), client_secret: clientSecret }, { onSuccess: () => (setClientSecret(""), setSaved(`Saved: ${provider} connects in ${env} use client ${clientId.trim()}.`)) });
+    save.mutate({ client_id: clientId.trim(), client_secret: clientSecret }, { onSuccess: () => (setClientSecret(""), setSaved(`Saved: ${name} connects in ${env} use client ${clientId.trim()}.`)) });
   };
   const idPrefix = `oauth-${provider}-${env}`;
 
   return (
     <li className="card stack" aria-labelledby={`${idPrefix}-title`}>
-      <h3 id={`${idPrefix}-title`}>{provider}</h3>
+      <h3 id={`${idPrefix}-title`}>
+        {name} {name !== provider ? <span className="muted mono">{provider}</span> : null}
+      </h3>
       {app.isPending ? <Loading label="Loading…" /> : null}
       <ErrorMessage error={app.error} prefix="The OAuth app could not be loaded" />
       {app.data === null ? <p className="muted">{custom ? "No OAuth app yet: connects cannot start until you save one." : "Uses the broker-wide client."}</p> : null}
@@ -77,7 +80,7 @@ function OAuthAppCard({ provider, custom, env }: { provider: string; custom: boo
           Save OAuth app
         </WriteButton>{" "}
         {app.data ? (
-          <WriteButton variant="danger" busy={remove.isPending} onClick={() => remove.mutate(undefined, { onSuccess: () => setSaved(custom ? `New ${provider} connects in ${env} cannot start until an OAuth app is saved again.` : `New ${provider} connects in ${env} use the broker-wide client again.`) })}>
+          <WriteButton variant="danger" busy={remove.isPending} onClick={() => remove.mutate(undefined, { onSuccess: () => setSaved(custom ? `New ${name} connects in ${env} cannot start until an OAuth app is saved again.` : `New ${name} connects in ${env} use the broker-wide client again.`) })}>
             Stop using it
           </WriteButton>
         ) : null}

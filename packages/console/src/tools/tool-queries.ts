@@ -1,7 +1,6 @@
 /** The tool catalogue (searchable) and the tenant's own OAuth apps. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api/client";
-import { ApiError } from "../api/errors";
 import type { Env } from "../api/types";
 import { useTenant } from "../tenant/tenant-context";
 
@@ -19,30 +18,27 @@ export function useToolSearch(filters: ToolFilters) {
   });
 }
 
-/** The tenant's own app for a provider and env; null when it uses the broker-wide client. */
-export function useOAuthApp(provider: string, env: Env) {
+/**
+ * The tenant's own apps of one env, by provider (GET /v1/oauth-clients: one request, where asking
+ * each provider would answer 404 for every one without an app). No entry: the broker-wide client.
+ */
+export function useOAuthApps(env: Env) {
   const { tenant_id } = useTenant();
   return useQuery({
-    queryKey: [tenant_id, "oauth-app", provider, env],
-    queryFn: async () => {
-      try {
-        return await api("get", "/v1/providers/{id}/oauth-client", { path: { id: provider }, query: { env } });
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 404) return null;
-        throw error;
-      }
-    },
+    queryKey: [tenant_id, "oauth-apps", env],
+    queryFn: () => api("get", "/v1/oauth-clients", { query: { env } }),
+    select: (answer) => new Map(answer.data.map((app) => [app.provider, app])),
   });
 }
 
-function useInvalidateApp(provider: string, env: Env) {
+function useInvalidateApp(env: Env) {
   const { tenant_id } = useTenant();
   const queryClient = useQueryClient();
-  return () => void queryClient.invalidateQueries({ queryKey: [tenant_id, "oauth-app", provider, env] });
+  return () => void queryClient.invalidateQueries({ queryKey: [tenant_id, "oauth-apps", env] });
 }
 
 export function useSaveOAuthApp(provider: string, env: Env) {
-  const invalidate = useInvalidateApp(provider, env);
+  const invalidate = useInvalidateApp(env);
   return useMutation({
     mutationFn: (app: { client_id: string; client_secret: string }) => api("put", "/v1/providers/{id}/oauth-client", { path: { id: provider }, body: { env, ...app } }),
     onSettled: invalidate,
@@ -50,6 +46,6 @@ export function useSaveOAuthApp(provider: string, env: Env) {
 }
 
 export function useRemoveOAuthApp(provider: string, env: Env) {
-  const invalidate = useInvalidateApp(provider, env);
+  const invalidate = useInvalidateApp(env);
   return useMutation({ mutationFn: () => api("delete", "/v1/providers/{id}/oauth-client", { path: { id: provider }, query: { env } }), onSettled: invalidate });
 }

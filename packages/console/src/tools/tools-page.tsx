@@ -19,7 +19,7 @@ export function ToolsPage() {
   const providers = useProviders();
   const providerById = new Map((providers.data?.data ?? []).map((p) => [p.id, p]));
   // A custom OAuth provider is listed too: it has no broker-wide client, so it connects only with the tenant's own app.
-  const oauthProviders = (providers.data?.data ?? []).filter((provider) => provider.auth_modes.includes("oauth2")).map((provider) => ({ id: provider.id, custom: provider.source === "custom" }));
+  const oauthProviders = (providers.data?.data ?? []).filter((provider) => provider.auth_modes.includes("oauth2")).map((provider) => ({ id: provider.id, name: provider.display_name, custom: provider.source === "custom" }));
 
   return (
     <>

@@ -19,6 +19,12 @@ export function createOAuthAppQueries({ db: storeDb }: Pick<Store, "db">) {
         .where("status", "=", "current")
         .executeTakeFirst(),
 
+    /** The tenant's current apps (one per provider and env), optionally of one env. */
+    listCurrent: (tenantId: string, env: "test" | "live" | undefined, db: Executor = storeDb) => {
+      const query = db.selectFrom("oauth_apps").selectAll().where("tenant_id", "=", tenantId).where("status", "=", "current");
+      return (env === undefined ? query : query.where("env", "=", env)).orderBy("provider").orderBy("env").execute();
+    },
+
     /** Any app of the tenant, retired ones included: the connections it issued still use it. */
     find: (tenantId: string, id: string, db: Executor = storeDb) =>
       db.selectFrom("oauth_apps").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst(),

@@ -1,4 +1,4 @@
-/** PUT/GET/DELETE /v1/providers/{id}/oauth-client: a tenant's own OAuth app for a provider, per env. */
+/** PUT/GET/DELETE /v1/providers/{id}/oauth-client: a tenant's own OAuth app for a provider, per env; GET /v1/oauth-clients lists them all. */
 import { Type } from "@sinclair/typebox";
 import type { App } from "../http/app-type.js";
 import { actorOf } from "../http/credentials.js";
@@ -59,6 +59,21 @@ export function registerOAuthAppRoutes(app: App, deps: { oauthApps: OAuthAppServ
       schema: { tags, summary: "The tenant's own OAuth app for a provider (env test by default)", params: ProviderParams, querystring: EnvQuery, response: { 200: OAuthApp, ...errorResponses(400, 401, 404, 422) } },
     },
     async (request) => deps.oauthApps.get(request.credential.tenantId, request.params.id, request.query.env ?? "test"),
+  );
+
+  app.get(
+    "/v1/oauth-clients",
+    {
+      config: { credentials: ["operator"] },
+      schema: {
+        tags,
+        summary: "The tenant's own OAuth apps, every provider at once",
+        description: "One entry per provider and env that has an app now (removed and replaced ones are left out), ordered by provider then env; `env` narrows to one env. A provider without an entry uses the broker-wide client (a custom provider then cannot connect).",
+        querystring: EnvQuery,
+        response: { 200: Type.Object({ data: Type.Array(OAuthApp) }), ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => ({ data: await deps.oauthApps.list(request.credential.tenantId, request.query.env) }),
   );
 
   app.delete(

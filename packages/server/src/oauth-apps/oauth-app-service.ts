@@ -132,6 +132,9 @@ export function createOAuthAppService({ store, queries, vault, catalogue, audit,
 
     get: async (tenantId: string, providerId: string, env: TestOrLive) => viewOf(await current(tenantId, providerId, env)),
 
+    /** Every provider's current app of the tenant at once (the console's readiness, without one 404 per provider that has none). */
+    list: async (tenantId: string, env?: TestOrLive) => (await queries.listCurrent(tenantId, env)).map(viewOf),
+
     /** Connects fall back to the broker-wide client; existing connections keep refreshing with this app. */
     async remove(tenantId: string, providerId: string, env: TestOrLive, actor: AuditActor): Promise<void> {
       const row = await current(tenantId, providerId, env);

@@ -2,6 +2,9 @@ import type { Executor, Store } from "../store/database.js";
 import type { CredentialOrigins } from "../providers/credential-origins.js";
 import type { SecretItemsTable } from "../store/schema.js";
 
+/** `endUserId`: an end user's items; null: the shared ones only; undefined: every owner. */
+export type SecretItemFilter = { provider?: string | undefined; env?: "test" | "live" | undefined; endUserId?: string | null | undefined };
+
 /** Every query on `secret_items`, bound to the store; a transaction may be passed last. */
 export function createSecretItemQueries({ db: storeDb }: Pick<Store, "db">) {
   return {
@@ -17,8 +20,15 @@ export function createSecretItemQueries({ db: storeDb }: Pick<Store, "db">) {
         .where("name", "=", scope.name)
         .executeTakeFirst(),
 
-    list: (tenantId: string, db: Executor = storeDb) =>
-      db.selectFrom("secret_items").selectAll().where("tenant_id", "=", tenantId).orderBy("created_at").orderBy("id").execute(),
+    /** The tenant's items, optionally of one provider, env, or owner (an end user's id, or null for the shared ones). */
+    list: (tenantId: string, filter: SecretItemFilter = {}, db: Executor = storeDb) => {
+      let query = db.selectFrom("secret_items").selectAll().where("tenant_id", "=", tenantId);
+      if (filter.provider !== undefined) query = query.where("provider", "=", filter.provider);
+      if (filter.env !== undefined) query = query.where("env", "=", filter.env);
+      if (filter.endUserId === null) query = query.where("end_user_id", "is", null);
+      else if (filter.endUserId !== undefined) query = query.where("end_user_id", "=", filter.endUserId);
+      return query.orderBy("created_at").orderBy("id").execute();
+    },
 
     find: (tenantId: string, id: string, db: Executor = storeDb) =>
       db.selectFrom("secret_items").selectAll().where("tenant_id", "=", tenantId).where("id", "=", id).executeTakeFirst(),
@@ -42,6 +52,12 @@ export function createSecretItemQueries({ db: storeDb }: Pick<Store, "db">) {
 
     listOfEndUser: (tenantId: string, endUserId: string, db: Executor = storeDb) =>
       db.selectFrom("secret_items").selectAll().where("tenant_id", "=", tenantId).where("end_user_id", "=", endUserId).orderBy("created_at").execute(),
+
+    /** A new value for an item: its hint with it, and bound to the address it is stored for now (a stale reason is cleared). */
+    async replaceValue(id: string, change: Pick<SecretItemsTable, "value_sealed" | "value_hint" | "api_origin">, db: Executor = storeDb): Promise<boolean> {
+      const result = await db.updateTable("secret_items").set({ ...change, reconnect_reason: null }).where("id", "=", id).executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
 
     delete: (id: string, db: Executor = storeDb) => db.deleteFrom("secret_items").where("id", "=", id).execute(),
 

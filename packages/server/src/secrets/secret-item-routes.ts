@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { App } from "../http/app-type.js";
 import { actorOf } from "../http/credentials.js";
-import { ConnectionValuesInput, ConnectionValuesOutput, EnvSchema, errorResponses, IdParams, Timestamp, Uuid } from "../http/schemas.js";
+import { ConnectionValuesInput, ConnectionValuesOutput, EndUserId, EnvSchema, errorResponses, IdParams, Timestamp, Uuid } from "../http/schemas.js";
 import type { SecretItemService } from "./secret-item-service.js";
 
 const secretFields = {
@@ -18,6 +18,9 @@ const secretFields = {
       "`origin_changed`: the provider's API base URL moved since the key was stored; the key is never sent to the new address and must be stored again. Null while usable.",
   }),
   connection_values: ConnectionValuesOutput,
+  value_hint: Type.Union([Type.String(), Type.Null()], {
+    description: "The value's last four characters, to tell keys apart and see that a rotation took; null when the value is shorter than 16 characters, and for items stored before hints were kept",
+  }),
 };
 const SecretItem = Type.Object(secretFields, { $id: "SecretItem", description: "Metadata only: the value is write-only." });
 const CreateSecretItem = Type.Object(
@@ -26,7 +29,20 @@ const CreateSecretItem = Type.Object(
     env: EnvSchema,
     name: Type.String({ minLength: 1, maxLength: 200 }),
     value: Type.String({ minLength: 1, maxLength: 8192, description: "The secret; stored encrypted, never returned" }),
+    end_user_id: Type.Optional({ ...EndUserId, description: "Store the key for one of your end users: only calls acting for that end user may use it. Without it the item is shared." }),
     connection_values: Type.Optional(ConnectionValuesInput),
+  },
+  { additionalProperties: false },
+);
+const RotateSecretItem = Type.Object(
+  { value: Type.String({ minLength: 1, maxLength: 8192, description: "The new secret; replaces the old one at once, stored encrypted, never returned" }) },
+  { additionalProperties: false },
+);
+const SecretItemQuery = Type.Object(
+  {
+    provider: Type.Optional(Type.String({ pattern: "^[a-z][a-z0-9_-]{0,49}$", description: "Only this provider's items" })),
+    env: Type.Optional(EnvSchema),
+    end_user_id: Type.Optional({ ...EndUserId, description: "Only the items stored for this end user (shared items are left out)" }),
   },
   { additionalProperties: false },
 );
@@ -49,9 +65,37 @@ export function registerSecretItemRoutes(app: App, deps: { secretItems: SecretIt
     "/v1/secrets",
     {
       config: { credentials: ["operator"] },
-      schema: { tags, summary: "List secret items (metadata only)", response: { 200: Type.Object({ data: Type.Array(SecretItem) }), ...errorResponses(401) } },
+      schema: {
+        tags,
+        summary: "List secret items (metadata and hints only)",
+        description: "Oldest first. Filter by `provider`, `env` and `end_user_id`; without filters every item of the tenant, shared and end users' own.",
+        querystring: SecretItemQuery,
+        response: { 200: Type.Object({ data: Type.Array(SecretItem) }), ...errorResponses(400, 401) },
+      },
     },
-    async (request) => ({ data: await deps.secretItems.list(request.credential.tenantId) }),
+    async (request) => {
+      const { provider, env, end_user_id } = request.query;
+      return { data: await deps.secretItems.list(request.credential.tenantId, { provider, env, endUserId: end_user_id }) };
+    },
+  );
+
+  app.post(
+    "/v1/secrets/:id/rotate",
+    {
+      config: { credentials: ["operator"], role: "admin" },
+      schema: {
+        tags,
+        summary: "Replace a secret item's value (rotate an API key)",
+        description:
+          "The item keeps its id, name and owner, so agents naming its `secret_item_id` go on working; the next call sends the new value. " +
+          "The item is bound again to the provider's API address as it is now, so rotating also makes an item with `reconnect_reason: origin_changed` usable. " +
+          "Recorded as `secret_item.rotated`. 422 when the provider no longer takes API keys or the value is not in its format.",
+        params: IdParams,
+        body: RotateSecretItem,
+        response: { 200: SecretItem, ...errorResponses(400, 401, 403, 404, 415, 422, 503) },
+      },
+    },
+    async (request) => deps.secretItems.rotate(request.credential.tenantId, request.params.id, request.body.value, actorOf(request.credential)),
   );
 
   app.delete(

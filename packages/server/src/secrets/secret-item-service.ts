@@ -8,35 +8,21 @@ import type { Clock } from "../clock.js";
 import { BrokerError, notFound } from "../errors.js";
 import type { TestOrLive } from "../ids.js";
 import type { ResolvedProvider, ScopedProviders } from "../providers/catalogue.js";
-import { checkConnectInputs, plainValues, type ConnectionValues, type StoredConnectionValues } from "../providers/connection-values.js";
+import { checkConnectInputs, plainValues, type ConnectionValues } from "../providers/connection-values.js";
 import { describeChange, originChange, originChangedError, originsOf, type BoundOrigins } from "../providers/credential-origins.js";
 import type { Store } from "../store/database.js";
 import type { SecretItemsTable } from "../store/schema.js";
 import type { Vault } from "../vault/vault.js";
-import type { SecretItemQueries } from "./secret-item-queries.js";
+import type { SecretItemFilter, SecretItemQueries } from "./secret-item-queries.js";
 import { createLastUsedRecorder } from "../ttl-cache.js";
+import { hintOf, present, valuesOf } from "./secret-item-view.js";
 
 /** `connection_values`: the values the provider asks for with a key (`connect_input`, e.g. a Zendesk subdomain). */
-export type SecretItemInput = { provider: string; env: TestOrLive; name: string; value: string; connection_values?: Record<string, string> | undefined };
+export type SecretItemInput = { provider: string; env: TestOrLive; name: string; value: string; end_user_id?: string | undefined; connection_values?: Record<string, string> | undefined };
 /** An end user's own key, stored through a connect session; its name is made unique for them. */
 export type EndUserKeyInput = { provider: string; env: TestOrLive; value: string; endUserId: string; label: string | null; connection_values?: Record<string, string> | undefined };
 
 const sealContext = (row: Pick<SecretItemsTable, "tenant_id" | "id">) => ({ tenantId: row.tenant_id, table: "secret_items", rowId: row.id, field: "value" });
-
-const valuesOf = (row: Pick<SecretItemsTable, "connection_values">): StoredConnectionValues => (row.connection_values ? (JSON.parse(row.connection_values) as StoredConnectionValues) : {});
-
-const present = (row: SecretItemsTable) => ({
-  secret_item_id: row.id,
-  provider: row.provider,
-  env: row.env,
-  name: row.name,
-  created_at: row.created_at,
-  last_used_at: row.last_used_at,
-  end_user_id: row.end_user_id,
-  label: row.label,
-  reconnect_reason: row.reconnect_reason,
-  connection_values: valuesOf(row),
-});
 
 type SecretItemDeps = {
   store: Pick<Store, "db" | "transaction">;
@@ -63,12 +49,13 @@ export function createSecretItemService({ store, queries, vault, catalogue, audi
 
   const noteUse = createLastUsedRecorder({ clock, write: (id, at) => queries.touchLastUsed(id, at) });
 
-  async function insert(tenantId: string, input: SecretItemInput & { id: string; endUserId: string | null; label: string | null }, actor: AuditActor) {
-    const provider = (await catalogue.view({ tenantId, env: input.env })).providers.get(input.provider);
+  /** The provider a key is stored for, which must take API keys, and the value in the form it sends. */
+  async function keyProvider(tenantId: string, env: TestOrLive, providerId: string, value: string): Promise<ResolvedProvider> {
+    const provider = (await catalogue.view({ tenantId, env })).providers.get(providerId);
     if (!provider.authModes.includes("api_key")) {
       throw new BrokerError("unprocessable", `provider "${provider.id}" does not take API keys; connect it through OAuth`);
     }
-    if (provider.apiKeyFormat === "basic" && !/^[^:]+:.+$/s.test(input.value)) {
+    if (provider.apiKeyFormat === "basic" && !/^[^:]+:.+$/s.test(value)) {
       throw new BrokerError(
         "invalid_request",
         `${provider.displayName} takes its key as user:password (HTTP Basic), e.g. email/token:api_token for Zendesk`,
@@ -76,6 +63,40 @@ export function createSecretItemService({ store, queries, vault, catalogue, audi
         { status: 422 },
       );
     }
+    return provider;
+  }
+
+  /**
+   * Replaces an item's value in place (same id, so agents keep naming it): sealed under the same
+   * row binding, with a new hint, bound to the provider's address as it is now, which also makes
+   * an item the broker had set aside (origin_changed) usable again: storing the key again is the fix.
+   */
+  async function rotate(tenantId: string, id: string, value: string, actor: AuditActor) {
+    const row = await queries.find(tenantId, id);
+    if (!row) throw notFound("secret item");
+    const provider = await keyProvider(tenantId, row.env, row.provider, value);
+    const change = {
+      value_sealed: await vault.seal(sealContext(row), value),
+      value_hint: hintOf(value),
+      api_origin: originsOf(provider, plainValues(valuesOf(row))).api,
+    };
+    await store.transaction(async (trx) => {
+      // Deleted meanwhile: nothing is written, not even the audit entry.
+      if (!(await queries.replaceValue(row.id, change, trx))) throw notFound("secret item");
+      await audit.appendIn({
+        tenantId,
+        actor,
+        action: "secret_item.rotated",
+        target: { type: "secret_item", id: row.id },
+        endUserId: row.end_user_id,
+        data: { provider: row.provider, env: row.env, name: row.name },
+      }, trx);
+    });
+    return present({ ...row, ...change, reconnect_reason: null });
+  }
+
+  async function insert(tenantId: string, input: SecretItemInput & { id: string; endUserId: string | null; label: string | null }, actor: AuditActor) {
+    const provider = await keyProvider(tenantId, input.env, input.provider, input.value);
     const { id } = input;
     // The values the key's API address needs: each one DNS label matching its pattern.
     const values = checkConnectInputs(provider, input.connection_values);
@@ -86,6 +107,7 @@ export function createSecretItemService({ store, queries, vault, catalogue, audi
       env: input.env,
       name: input.name,
       value_sealed: await vault.seal(sealContext({ tenant_id: tenantId, id }), input.value),
+      value_hint: hintOf(input.value),
       created_at: clock.now().toISOString(),
       last_used_at: null,
       end_user_id: input.endUserId,
@@ -125,7 +147,10 @@ export function createSecretItemService({ store, queries, vault, catalogue, audi
   }
 
   return {
-    create: (tenantId: string, input: SecretItemInput, actor: AuditActor) => insert(tenantId, { ...input, id: randomUUID(), endUserId: null, label: null }, actor),
+    /** An operator's item: shared, or (with `end_user_id`) usable only by calls acting for that end user. */
+    create: (tenantId: string, { end_user_id, ...input }: SecretItemInput, actor: AuditActor) => insert(tenantId, { ...input, id: randomUUID(), endUserId: end_user_id ?? null, label: null }, actor),
+
+    rotate,
 
     createForEndUser(tenantId: string, input: EndUserKeyInput, actor: AuditActor) {
       const id = randomUUID();
@@ -139,8 +164,8 @@ export function createSecretItemService({ store, queries, vault, catalogue, audi
       return rows.length;
     },
 
-    async list(tenantId: string) {
-      return (await queries.list(tenantId)).map(present);
+    async list(tenantId: string, filter?: SecretItemFilter) {
+      return (await queries.list(tenantId, filter)).map(present);
     },
 
     async delete(tenantId: string, id: string, actor: AuditActor) {

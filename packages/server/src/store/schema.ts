@@ -226,6 +226,8 @@ export interface SecretItemsTable {
   reconnect_reason: "origin_changed" | null;
   /** JSON {name: {value}} of the provider's connect_input values given with the key (0015); null when none. */
   connection_values: string | null;
+  /** The value's last four characters when it has at least 16 (0020); null otherwise and for older rows. */
+  value_hint: string | null;
 }
 
 /** A closed billing period: its frozen invoice and the one-time plan-match consumption. */

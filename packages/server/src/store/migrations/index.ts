@@ -17,6 +17,7 @@ import * as connectionValues from "./0015-connection-values.js";
 import * as approvalFlows from "./0016-approval-flows.js";
 import * as tenantBranding from "./0018-tenant-branding.js";
 import * as invocationTimeStates from "./0022-invocation-time-states.js";
+import * as secretItemHints from "./0020-secret-item-hints.js";
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -37,5 +38,6 @@ export const migrations: Record<string, Migration> = {
   "0015-connection-values": connectionValues,
   "0016-approval-flows": approvalFlows,
   "0018-tenant-branding": tenantBranding,
+  "0020-secret-item-hints": secretItemHints,
   "0022-invocation-time-states": invocationTimeStates,
 };

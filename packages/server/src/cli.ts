@@ -121,6 +121,22 @@ function commandWords(argv: string[]): string {
   return (firstOption === -1 ? argv : argv.slice(0, firstOption)).join(" ");
 }
 
+/**
+ * The command the words of argv name (`keys create`), or undefined when they name none: a usage
+ * error there is followed by that command's own help, not the whole list of commands.
+ */
+function namedCommand(program: Command, argv: string[]): Command | undefined {
+  let command: Command | undefined;
+  let scope = program;
+  for (const word of argv) {
+    if (word.startsWith("-")) break;
+    const sub = scope.commands.find((candidate) => candidate.name() === word);
+    if (!sub) return undefined;
+    command = scope = sub;
+  }
+  return command;
+}
+
 /** commander's error as one line, without its `error: ` prefix (runCli adds `toolbroker: `). */
 function usageMessage(error: CommanderError, argv: string[]): string {
   const message = error.message.replace(/^error: /, "").replace(/\n/g, " ");
@@ -151,7 +167,9 @@ export async function runCli(argv: string[], config: () => Config): Promise<numb
     if (!(error instanceof CommanderError || error instanceof UsageError)) throw error;
     const message = error instanceof CommanderError ? usageMessage(error, argv) : error.message;
     process.stderr.write(`toolbroker: ${message}\n\n`);
-    program.outputHelp({ error: true });
+    const command = error instanceof CommanderError && error.code === "commander.unknownCommand" ? undefined : namedCommand(program, argv);
+    // A command with subcommands (`keys`) has no options of its own to show: the whole list is more use.
+    (command && command.commands.length === 0 ? command : program).outputHelp({ error: true });
     return 2;
   }
 }

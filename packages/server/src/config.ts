@@ -109,6 +109,13 @@ function isSmtpUrl(url: string): boolean {
  */
 export const DEFAULT_DATA_DIR = fileURLToPath(new URL("../data", import.meta.url));
 
+/**
+ * Where `toolbroker demo` keeps its data: beside the data folder, never in it, so that nothing the
+ * demo makes (sandbox connections above all) shows up under `serve` (issue 41). Always SQLite:
+ * the demo ignores DATABASE_URL for the same reason.
+ */
+export const demoDataDirOf = (dataDir: string) => `${dataDir.replace(/\/+$/, "")}-demo`;
+
 function configFrom(settings: EnvSettings, oidc: OidcConfig | undefined, providers: Record<string, ProviderOverrides>): Config {
   const environment = settings.BROKER_ENV;
   return {

@@ -107,8 +107,14 @@ export function createBrokerClient(file: string, login: StoredLogin) {
     operator,
     async brokerJwt(options: { app?: string; env: "test" | "live" }): Promise<{ token: string; agentAppId: string }> {
       const agentAppId = await agentApp(options.app);
-      const key = await controlKey(options.env);
-      const minted = await send(`${login.broker_url}/v1/broker/token`, { method: "POST", token: key, body: JSON.stringify({ agent_app_id: agentAppId, env: options.env }) });
+      const mint = async () =>
+        send(`${login.broker_url}/v1/broker/token`, { method: "POST", token: await controlKey(options.env), body: JSON.stringify({ agent_app_id: agentAppId, env: options.env }) });
+      let minted = await mint();
+      // The stored key was revoked (in the console, say): forget it and make a new one, once.
+      if (minted.status === 401 && login.control_keys?.[options.env]) {
+        delete login.control_keys[options.env];
+        minted = await mint();
+      }
       const token = (minted.body as { access_token?: unknown } | undefined)?.access_token;
       if (minted.status !== 200 || typeof token !== "string") throw new Error(`minting a broker JWT failed: HTTP ${minted.status} ${errorCodeOf(minted)}`.trim());
       return { token, agentAppId };

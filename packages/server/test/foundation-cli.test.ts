@@ -91,7 +91,8 @@ describe("toolbroker CLI help", SLOW, () => {
     expect(short.stdout).toBe(help.stdout);
   });
 
-  it("<command> --help prints that command's usage, description and options, exit 0", async () => {
+  // Sixteen commands, each a fresh Node process.
+  it("<command> --help prints that command's usage, description and options, exit 0", { timeout: 300_000 }, async () => {
     // Four at a time: sixteen Node processes at once outlast the timeout on a loaded machine.
     const runs: { command: string; options: string[]; result: Awaited<ReturnType<typeof unconfigured>> }[] = [];
     for (let start = 0; start < COMMANDS.length; start += 4) {

@@ -6,7 +6,7 @@
  * Also `login --token` and the refusals of `listen` and `api`. Real CLI processes throughout.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -100,6 +100,20 @@ describe("toolbroker listen", SLOW, () => {
     expect(remote.stderr).toMatch(/^toolbroker: --forward-to must be a URL on this machine/);
     expect(absolute.code).toBe(2);
     expect(absolute.stderr).toMatch(/^toolbroker: the path must start with \//);
+  });
+
+  it("token mints a broker JWT with a control key the CLI made once, and logout revokes that key and removes the login", async () => {
+    const [first, second] = [await runToolbroker(["token"], env), await runToolbroker(["token"], env)];
+    for (const minted of [first, second]) expect(minted.code, minted.stderr).toBe(0);
+    const jwt = first.stdout.trim();
+    expect((await call(broker, "GET", "/v1/tools?limit=1", { token: jwt })).status).toBe(200);
+    const cliKeys = async () => ((await call(broker, "GET", "/v1/keys", asOperator(acme))).body.data as { name: string; status: string }[]).filter((key) => key.name === "toolbroker CLI");
+    expect((await cliKeys()).map((key) => key.status)).toEqual(["active"]);
+
+    const out = await runToolbroker(["logout"], env);
+    expect(out).toMatchObject({ code: 0, stdout: `Logged out: removed ${env.TOOLBROKER_CONFIG}\n` });
+    expect((await cliKeys()).map((key) => key.status)).toEqual(["revoked"]);
+    expect(existsSync(env.TOOLBROKER_CONFIG!)).toBe(false);
   });
 
   it("login refuses a plain-http broker on another machine, and a token the broker does not accept", async () => {

@@ -29,6 +29,8 @@ import { registerStorableTextCheck } from "./http/storable-text.js";
 import { createValidatorCompiler } from "./http/validation.js";
 import { createEventOutbox } from "./events/event-outbox.js";
 import { createEventQueries } from "./events/event-queries.js";
+import { createEventLogQueries } from "./events/event-log-queries.js";
+import { registerEventRoutes } from "./events/event-routes.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { connectRedis, createRateLimiter } from "./http/rate-limit.js";
 import type { DevelopmentIssuer } from "./identity/development-issuer.js";
@@ -283,6 +285,7 @@ export async function buildApp(
   registerAgentAppRoutes(app, services);
   registerControlKeyRoutes(app, services);
   registerAuditRoutes(app, services);
+  registerEventRoutes(app, { eventLog: createEventLogQueries(services.store) });
   registerBillingRoutes(app, services);
   registerConnectionRoutes(app, services);
   registerSecretItemRoutes(app, services);

@@ -3,9 +3,12 @@
  * commander parses the arguments and writes the help; cli/commands.ts does the work.
  */
 import { Command, CommanderError, Help, InvalidArgumentError, Option } from "commander";
+import * as clientCommands from "./cli/client-commands.js";
 import * as commands from "./cli/commands.js";
 import { UsageError } from "./cli/commands.js";
-import { ConfigError, loadConfig, type Config } from "./config.js";
+import { listen } from "./cli/listen.js";
+import { ConfigError, loadClientSettings, loadConfig, type ClientSettings, type Config } from "./config.js";
+import { EVENT_TYPES } from "./events/event-outbox.js";
 import { isUuid } from "./ids.js";
 
 function tenantId(value: string): string {
@@ -20,6 +23,8 @@ const jsonOption = () => new Option("--json", "print JSON instead of text");
 
 /** Wraps a command body for commander, which ignores what an action returns. */
 type Run = <O>(action: (config: Config, options: O) => Promise<number>) => (options: O) => Promise<void>;
+/** The same for the commands that talk to a broker over HTTP: they read the client settings instead (and take arguments). */
+type RunClient = <A extends unknown[]>(action: (settings: ClientSettings, ...args: A) => Promise<number>) => (...args: A) => Promise<void>;
 
 const commanderHelp = new Help();
 
@@ -107,11 +112,55 @@ function addAdminCommands(program: Command, run: Run): void {
     .action(run(commands.rotateMasterKey));
 }
 
+const envOption = () => new Option("--env <env>", "environment of the broker JWT").choices(["test", "live"]).default("test");
+
+/** Commands that talk to a running broker over HTTP with what `login` stored (issue 41). */
+function addClientCommands(program: Command, run: RunClient): void {
+  program
+    .command("login")
+    .description("sign in to a broker and store its URL, an operator token and the tenant for the commands below (development: no token needed)")
+    .option("--url <url>", "the broker (default: BROKER_PUBLIC_URL, or http://127.0.0.1:$PORT)")
+    .option("--token <token>", "an operator access token (default: the broker's development sign-in, outside production only)")
+    .option("--subject <subject>", "who signs in through the development sign-in", "demo-operator")
+    .addOption(new Option("--tenant <id>", "tenant id (uuid); needed when the operator is a member of several").argParser(tenantId))
+    .addHelpText("after", "\nStored in $TOOLBROKER_CONFIG, else $XDG_CONFIG_HOME/toolbroker/config.json, else ~/.config/toolbroker/config.json (mode 0600).")
+    .action(run(clientCommands.login));
+  program.command("logout").description("forget the stored login and revoke the control keys the CLI made").action(run(clientCommands.logout));
+  program.command("whoami").description("who the stored login is, at which broker and tenant").action(run(clientCommands.whoami));
+  program
+    .command("api")
+    .description("send one authenticated request to the logged-in broker and print the answer's body (like gh api)")
+    .argument("<method>", "GET, POST, PUT, PATCH or DELETE")
+    .argument("<path>", "e.g. /v1/approvals")
+    .option("-d, --data <json>", "the request body (JSON)")
+    .addOption(new Option("--as <caller>", "operator: the stored token and tenant; agent: a broker JWT minted for an agent app").choices(["operator", "agent"]).default("operator"))
+    .option("--app <id>", "with --as agent: the agent app (default: the tenant's first active one)")
+    .addOption(envOption())
+    .option("-q, --query <path>", "print only the value at this path of the answer, e.g. .data[0].approval_id")
+    .option("--fail", "exit 22 when the broker answers 400 or more (otherwise 0 whenever it answered; the status goes to stderr)")
+    .action(run(clientCommands.api));
+  program
+    .command("token")
+    .description("print a broker JWT for an agent app, minted with a control key the CLI keeps in its login")
+    .option("--app <id>", "the agent app (default: the tenant's first active one)")
+    .addOption(envOption())
+    .action(run(clientCommands.token));
+  program
+    .command("listen")
+    .description("tail the tenant's events live, one line each; --forward-to POSTs each one to a local URL, signed")
+    .option("--forward-to <url>", "a URL on this machine, e.g. http://127.0.0.1:3000/webhooks")
+    .option("--secret <whsec>", "sign with this whsec_ secret (default: a new one, printed at start)")
+    .addOption(new Option("--type <type>", "only events of this type").choices([...EVENT_TYPES]))
+    .addOption(jsonOption())
+    .action(run(listen));
+}
+
 /** The whole command line; `run` wraps each command's body (it loads the configuration). */
-function buildProgram(run: Run): Command {
+function buildProgram(run: Run, runClient: RunClient): Command {
   const program = rootCommand();
   addSetupCommands(program, run);
   addAdminCommands(program, run);
+  addClientCommands(program, runClient);
   return program;
 }
 
@@ -119,6 +168,22 @@ function buildProgram(run: Run): Command {
 function commandWords(argv: string[]): string {
   const firstOption = argv.findIndex((arg) => arg.startsWith("-"));
   return (firstOption === -1 ? argv : argv.slice(0, firstOption)).join(" ");
+}
+
+/**
+ * The command the words of argv name (`keys create`), or undefined when they name none: a usage
+ * error there is followed by that command's own help, not the whole list of commands.
+ */
+function namedCommand(program: Command, argv: string[]): Command | undefined {
+  let command: Command | undefined;
+  let scope = program;
+  for (const word of argv) {
+    if (word.startsWith("-")) break;
+    const sub = scope.commands.find((candidate) => candidate.name() === word);
+    if (!sub) return undefined;
+    command = scope = sub;
+  }
+  return command;
 }
 
 /** commander's error as one line, without its `error: ` prefix (runCli adds `toolbroker: `). */
@@ -132,11 +197,16 @@ function usageMessage(error: CommanderError, argv: string[]): string {
  * the usage on stderr), the command's own code otherwise, or KEEP_RUNNING for serve and worker.
  * The configuration is loaded only once a command runs, so help works without it.
  */
-export async function runCli(argv: string[], config: () => Config): Promise<number> {
+export async function runCli(argv: string[], config: () => Config, clientSettings: () => ClientSettings = loadClientSettings): Promise<number> {
   let code = 0;
-  const program = buildProgram((action) => async (options) => {
+  const run: Run = (action) => async (options) => {
     code = await action(config(), options);
-  });
+  };
+  // commander passes the arguments, the options, then the command itself, which no action needs.
+  const runClient: RunClient = (action) => async (...args) => {
+    code = await action(clientSettings(), ...(args.slice(0, -1) as typeof args));
+  };
+  const program = buildProgram(run, runClient);
   // Bare `toolbroker` has always printed the usage on stdout and exited 2.
   if (argv.length === 0) {
     program.outputHelp();
@@ -151,7 +221,9 @@ export async function runCli(argv: string[], config: () => Config): Promise<numb
     if (!(error instanceof CommanderError || error instanceof UsageError)) throw error;
     const message = error instanceof CommanderError ? usageMessage(error, argv) : error.message;
     process.stderr.write(`toolbroker: ${message}\n\n`);
-    program.outputHelp({ error: true });
+    const command = error instanceof CommanderError && error.code === "commander.unknownCommand" ? undefined : namedCommand(program, argv);
+    // A command with subcommands (`keys`) has no options of its own to show: the whole list is more use.
+    (command && command.commands.length === 0 ? command : program).outputHelp({ error: true });
     return 2;
   }
 }

@@ -4,7 +4,8 @@
  * become a `Config`, and the rules that span several variables are checked.
  */
 import { fileURLToPath } from "node:url";
-import { resolve } from "node:path";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 import { readSettings, type EnvSettings } from "./config-schema.js";
 import { parseMasterKeys } from "./vault/master-keys.js";
 
@@ -111,6 +112,13 @@ function isSmtpUrl(url: string): boolean {
  */
 export const DEFAULT_DATA_DIR = fileURLToPath(new URL("../data", import.meta.url));
 
+/**
+ * Where `toolbroker demo` keeps its data: beside the data folder, never in it, so that nothing the
+ * demo makes (sandbox connections above all) shows up under `serve` (issue 41). Always SQLite:
+ * the demo ignores DATABASE_URL for the same reason.
+ */
+export const demoDataDirOf = (dataDir: string) => `${dataDir.replace(/\/+$/, "")}-demo`;
+
 function configFrom(settings: EnvSettings, oidc: OidcConfig | undefined, providers: Record<string, ProviderOverrides>): Config {
   const environment = settings.BROKER_ENV;
   return {
@@ -196,4 +204,21 @@ function parseProviderOverrides(env: ProcessEnv): Record<string, ProviderOverrid
     providers[provider] = { ...providers[provider], [field]: value };
   }
   return providers;
+}
+
+/** What the commands that talk to a broker over HTTP (`login`, `api`, `listen`, …) read from the environment. */
+export type ClientSettings = {
+  /** `TOOLBROKER_CONFIG`, else `$XDG_CONFIG_HOME/toolbroker/config.json`, else `~/.config/toolbroker/config.json`. */
+  configFile: string;
+  /** The broker `login` talks to when not given `--url`: the server's own `BROKER_PUBLIC_URL` default. */
+  defaultBrokerUrl: string;
+};
+
+export function loadClientSettings(env: ProcessEnv = process.env): ClientSettings {
+  const configHome = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), ".config");
+  const port = /^\d+$/.test(env.PORT ?? "") ? env.PORT : "8080";
+  return {
+    configFile: env.TOOLBROKER_CONFIG ? resolve(env.TOOLBROKER_CONFIG) : join(configHome, "toolbroker", "config.json"),
+    defaultBrokerUrl: (env.BROKER_PUBLIC_URL || `http://127.0.0.1:${port}`).replace(/\/+$/, ""),
+  };
 }

@@ -6,9 +6,11 @@ import { DEVELOPMENT_ISSUER } from "./identity/development-issuer.js";
 import type { App } from "./http/app-type.js";
 import { openRuntime, type Runtime } from "./runtime.js";
 import { createShutdownFlag } from "./system/health-probes.js";
+import { lockSqliteInstance } from "./store/instance-lock.js";
 
-
-export async function startServer(config: Config) {
+export async function startServer(config: Config, command = "serve") {
+  // Held until the process ends (the operating system drops it then, however it ends).
+  lockSqliteInstance({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, command);
   const runtime = await openRuntime(config);
   const services = await createServices(runtime);
   // Raised at the first signal: /health/ready answers 503 from then on.

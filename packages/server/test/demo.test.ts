@@ -3,7 +3,7 @@
  * a newcomer from nothing to a connected account, a tool call and an approval in the console's
  * queue, using only what the start-up printed. Never in production.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -19,11 +19,12 @@ const printed = (label: string) => new RegExp(`${label} +(\\S+)`).exec(demo.outp
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "toolbroker-demo-"));
   demo = await startBrokerProcess({ BROKER_ENV: "development", BROKER_DATA_DIR: dataDir }, "demo");
-  for (let waited = 0; !demo.output().includes("Sandbox providers") && waited < 15_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
-}, 30_000);
+  for (let waited = 0; !demo.output().includes("Sandbox providers") && waited < 30_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+}, 90_000);
 afterAll(async () => {
   await demo?.stop();
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(`${dataDir}-demo`, { recursive: true, force: true });
 });
 
 const api = async (method: string, path: string, token: string, body?: unknown, tenant?: string) => {
@@ -63,6 +64,20 @@ it("connects a sandbox GitHub account through the real redirects, calls a tool a
 it("prints a described sandbox for every other built-in provider, with an API key to store for the key-only ones", () => {
   expect(demo.output()).toMatch(/^ {2}gmail +vendored +http:\/\/127\.0\.0\.1:\d+$/m);
   expect(demo.output()).toMatch(/^ {2}zendesk +authored +http:\/\/127\.0\.0\.1:\d+ +API key for a secret item: \S+$/m);
+});
+
+it("keeps its data in its own folder beside serve's, says so, and never opens serve's database (issue 41)", () => {
+  expect(demo.output()).toContain(`data folder     ${dataDir}-demo`);
+  expect(demo.output()).toContain(`Demo data: ${dataDir}-demo (its own, SQLite; \`npm start\` uses ${dataDir} and never sees the demo's connections)`);
+  expect(existsSync(join(`${dataDir}-demo`, "toolbroker.sqlite"))).toBe(true);
+  expect(existsSync(join(dataDir, "toolbroker.sqlite"))).toBe(false);
+});
+
+it("refuses a second demo on the same data while it runs", { timeout: 60_000 }, async () => {
+  const second = await runToolbroker(["demo"], { BROKER_ENV: "development", BROKER_DATA_DIR: dataDir, PORT: "0" });
+  expect(second.code).toBe(1);
+  expect(second.stderr).toContain(`(pid ${demo.child.pid}, toolbroker demo, since`);
+  expect(second.stderr).toContain(`on the SQLite database ${join(`${dataDir}-demo`, "toolbroker.sqlite")}`);
 });
 
 it("refuses to run in production", { timeout: 30_000 }, async () => {

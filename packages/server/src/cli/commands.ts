@@ -5,7 +5,7 @@
  */
 import { createServices } from "../app.js";
 import { bootstrapTenant } from "../bootstrap/bootstrap-tenant.js";
-import { loadConfig, type Config } from "../config.js";
+import { demoDataDirOf, loadConfig, type Config } from "../config.js";
 import type { FakeUpstreams } from "../sandbox/index.js";
 import type { TestOrLive } from "../ids.js";
 import { parseTtl } from "../identity/development-issuer.js";
@@ -59,13 +59,16 @@ export async function demo(config: Config): Promise<number> {
   // Loaded only here: no other command (and nothing in production) carries the sandbox.
   const { startFakeUpstreams } = await import("../sandbox/index.js");
   const sandbox = await startFakeUpstreams();
-  await startServer(loadConfig({ ...process.env, ...sandbox.env }));
-  process.stdout.write(sandboxBanner(sandbox));
+  const dataDir = demoDataDirOf(config.dataDir);
+  // Its own SQLite file, whatever DATABASE_URL says (empty counts as unset).
+  await startServer(loadConfig({ ...process.env, ...sandbox.env, BROKER_DATA_DIR: dataDir, DATABASE_URL: "" }), "demo");
+  process.stdout.write(sandboxBanner(sandbox, dataDir, config.dataDir));
   return KEEP_RUNNING;
 }
 
-function sandboxBanner(sandbox: FakeUpstreams): string {
+function sandboxBanner(sandbox: FakeUpstreams, dataDir: string, serveDataDir: string): string {
   return [
+    `Demo data: ${dataDir} (its own, SQLite; \`npm start\` uses ${serveDataDir} and never sees the demo's connections)`,
     "Sandbox providers (local stand-ins; every authorize is approved at once, as the user below):",
     `  scm      GitHub-like   ${sandbox.github.url}   user ${sandbox.github.currentUser().login}`,
     `  chat     Slack-like    ${sandbox.slack.url}`,

@@ -4,8 +4,11 @@ import { createServices } from "../app.js";
 import type { Config } from "../config.js";
 import { censorChildBindings, REQUEST_LOG_OPTIONS } from "../http/request-log.js";
 import { openRuntime } from "../runtime.js";
+import { lockSqliteInstance } from "../store/instance-lock.js";
 
 export async function runWorkerProcess(config: Config): Promise<void> {
+  // One process per SQLite file, this one included; held until the process ends.
+  lockSqliteInstance({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, "worker");
   const runtime = await openRuntime(config);
   const services = await createServices(runtime);
   // `serve`'s log options: what a failed delivery logs is censored by the same rules.

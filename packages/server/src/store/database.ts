@@ -66,6 +66,10 @@ export function openStore(options: StoreOptions): Store {
 
 export const sqliteFileIn = (dataDir: string) => join(dataDir, "toolbroker.sqlite");
 
+/** The SQLite file `openStore` opens for these options, or undefined when they name PostgreSQL. */
+export const sqliteFileOf = (options: StoreOptions): string | undefined =>
+  options.databaseUrl && /^postgres(ql)?:\/\//.test(options.databaseUrl) ? undefined : (options.sqliteFile ?? sqliteFileIn(options.dataDir));
+
 /**
  * The connection's page cache, in KiB. better-sqlite3 builds SQLite with 16 MiB (SQLite's own
  * default is 2 MiB), and a cache only ever fills: as the file grows past it, the broker's memory

@@ -38,7 +38,8 @@ export async function startBrokerProcess(env: Record<string, string>, command = 
       BROKER_ENV: "test",
       BROKER_HOST: "127.0.0.1",
       ...env,
-      PORT: "0",
+      // A test that needs the port beforehand (its public URL names it) passes PORT itself.
+      PORT: env.PORT ?? "0",
       BROKER_LOG_LEVEL: LEVELS_THAT_SHOW_LISTENING.has(requestedLevel) ? requestedLevel : "info",
     },
     stdio: ["ignore", "pipe", "pipe"],

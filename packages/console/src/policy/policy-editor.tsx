@@ -7,6 +7,7 @@ import { useState } from "react";
 import { fieldFaults } from "../api/errors";
 import type { Env, PolicyComparison, PolicyRules } from "../api/types";
 import { useAgentApps } from "../agent-apps/agent-app-queries";
+import { useOperatorName } from "../names/name-queries";
 import { useMembers } from "../settings/settings-queries";
 import { useTenant } from "../tenant/tenant-context";
 import { ErrorMessage, Loading, Notice } from "../ui/feedback";
@@ -41,6 +42,7 @@ export function PolicyEditor({ env }: { env: Env }) {
   const tools = useTools();
   const apps = useAgentApps();
   const members = useMembers();
+  const operatorName = useOperatorName();
   const [view, setView] = useState("form");
   const [review, setReview] = useState<PolicyComparison | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -71,7 +73,7 @@ export function PolicyEditor({ env }: { env: Env }) {
             Version {loaded.version}
             {loaded.updated_at ? (
               <>
-                , saved <Time value={loaded.updated_at} /> by {loaded.updated_by ?? "unknown"}
+                , saved <Time value={loaded.updated_at} /> by {loaded.updated_by ? operatorName(loaded.updated_by) : "unknown"}
               </>
             ) : (
               " (never saved: the risk defaults apply)"

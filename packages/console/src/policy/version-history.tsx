@@ -4,12 +4,14 @@ import { EmptyState, ErrorMessage, Loading } from "../ui/feedback";
 import { Section } from "../ui/page";
 import { Time } from "../ui/time";
 import { usePolicyVersions } from "./policy-queries";
+import { useOperatorName } from "../names/name-queries";
 
 /** The id of a version's "View version N" button, to give focus back to it. */
 export const viewButtonId = (version: number) => `policy-version-${version}-view`;
 
 export function VersionHistory({ env, viewing, onView }: { env: Env; viewing: number | null; onView(version: number | null): void }) {
   const versions = usePolicyVersions(env);
+  const operatorName = useOperatorName();
   const rows = versions.data?.data ?? [];
   return (
     <Section title="Version history" id="policy-versions-heading">
@@ -41,7 +43,7 @@ export function VersionHistory({ env, viewing, onView }: { env: Env; viewing: nu
                   <td>
                     <Time value={row.created_at} />
                   </td>
-                  <td>{row.updated_by}</td>
+                  <td>{row.updated_by ? operatorName(row.updated_by) : "unknown"}</td>
                   <td>{row.rule_count}</td>
                   <td>
                     <button

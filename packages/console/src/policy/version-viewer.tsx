@@ -8,9 +8,11 @@ import { JsonView } from "../ui/bits";
 import { ErrorMessage, Loading } from "../ui/feedback";
 import { Time } from "../ui/time";
 import { usePolicyVersion } from "./policy-queries";
+import { useOperatorName } from "../names/name-queries";
 
 export function VersionViewer({ env, version, current, onBack }: { env: Env; version: number; current: number | undefined; onBack(): void }) {
   const query = usePolicyVersion(env, version);
+  const operatorName = useOperatorName();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [version]);
   const data = query.data;
@@ -29,7 +31,7 @@ export function VersionViewer({ env, version, current, onBack }: { env: Env; ver
       {data ? (
         <div className="card stack">
           <p className="field-hint">
-            Saved <Time value={data.updated_at} /> by {data.updated_by ?? "unknown"}; {data.rules.length} {data.rules.length === 1 ? "rule" : "rules"}.{" "}
+            Saved <Time value={data.updated_at} /> by {data.updated_by ? operatorName(data.updated_by) : "unknown"}; {data.rules.length} {data.rules.length === 1 ? "rule" : "rules"}.{" "}
             {version === current ? "This is the version in force." : "An earlier version: it is not in force, and it cannot be edited here."}
           </p>
           <JsonView value={data.rules} label={`Policy rules, version ${version} (read-only)`} />

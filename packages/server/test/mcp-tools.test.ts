@@ -135,6 +135,22 @@ describeEachDatabase("MCP: tools over the Model Context Protocol", (kind) => {
     expect(world.github.stats.apiCalls.filter((c) => c.method === "POST" && c.path.endsWith("/prod/issues"))).toHaveLength(0);
   });
 
+  it("says a deny rule's reason (never its description) in the text every client reads (issue 41, item 7)", async () => {
+    const reason = "Issues on prod are filed by people";
+    await putPolicy(world.broker, tenant, [{ id: "no-prod-issues", description: "Dana asked for this", reason, effect: "deny", tools: ["scm.create_issue"], conditions: [{ pointer: "/repo", equals: "prod" }] }]);
+    try {
+      const results = await callWithEveryClient("scm.create_issue", { owner: tenant.owner, repo: "prod", title: "nope" });
+      expect(results).toHaveLength(3);
+      for (const result of results) {
+        expect(result.content.map((block) => block.text)).toEqual([`policy_denied: policy rule "no-prod-issues" denies this call: ${reason}`]);
+        expect(result.structuredContent).toMatchObject({ error: { code: "policy_denied", details: { rule_id: "no-prod-issues", reason } } });
+        expect(JSON.stringify(result)).not.toContain("Dana");
+      }
+    } finally {
+      await putPolicy(world.broker, tenant, []);
+    }
+  });
+
   it("answers an unknown tool as a protocol error, not a result", async () => {
     const { client: modern } = await connectModernClient(mcpUrl, tenant.token);
     await expect(modern.callTool({ name: "scm.no_such_tool", arguments: {} })).rejects.toThrow(/unknown tool "scm.no_such_tool"/);

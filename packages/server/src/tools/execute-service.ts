@@ -8,6 +8,7 @@ import type { ApprovalService } from "../approvals/approval-service.js";
 import { BrokerError } from "../errors.js";
 import { uuidv7 } from "../ids.js";
 import type { PolicyDecision } from "../policy/policy-engine.js";
+import { policyDenied } from "../policy/policy-denial.js";
 import type { PolicyService } from "../policy/policy-service.js";
 import { fingerprint } from "../shared/canonical-json.js";
 import type { ActingCaller, Caller } from "../invocations/caller.js";
@@ -104,7 +105,7 @@ export function createExecuteService(deps: ExecuteDeps) {
     const judge = (args: Record<string, unknown>) =>
       policy.evaluate({ toolName: entry.tool.name, risk: entry.tool.risk, agentAppId: caller.agentAppId, endUserId: caller.endUserId, arguments: args });
     const decision = judge(body.arguments);
-    if (decision.effect === "deny") return refuse(call, policyDenied(decision.rule_id), { denied: true });
+    if (decision.effect === "deny") return refuse(call, policyDenied(decision), { denied: true });
     // A call that needs no approval runs on its own merits: an approval_id it carries is neither
     // checked, consumed nor recorded (the policy may have changed since the approval was asked for).
     if (decision.effect === "allow") return { call, args: body.arguments };
@@ -129,7 +130,7 @@ export function createExecuteService(deps: ExecuteDeps) {
       const run = await approvedRun(requested, approval, deps.seals);
       // An edited call meets policy too: a deny rule it falls under (one added since the decision, say) wins.
       const edited = run.call.approvalEdit ? judge(run.args) : undefined;
-      if (edited?.effect === "deny") throw policyDenied(edited.rule_id);
+      if (edited?.effect === "deny") throw policyDenied(edited);
       if (await lifecycle.start({ ...run.call, approvalId: approval.id }, { claimedAs: call.invocationId })) return run;
       throw (await deps.approvals.whyNotConsumed(approval.id)) ?? new BrokerError("approval_already_used", "the approval was already used for one call", { approval_id: approval.id });
     } catch (error) {
@@ -206,8 +207,6 @@ export function createExecuteService(deps: ExecuteDeps) {
  * naming them and the broker JWT that carries them as claims send the same request.
  */
 const requestFingerprintOf = (body: ExecuteRequest) => fingerprint({ ...body, idempotency_key: undefined, agent_app_id: undefined, end_user_id: undefined });
-
-const policyDenied = (ruleId: string | null) => new BrokerError("policy_denied", `policy rule "${ruleId}" denies this call`, { rule_id: ruleId });
 
 const handleIds = (handle: CredentialHandle) =>
   handle.kind === "oauth2" ? { connectionId: handle.connectionId, secretItemId: null } : { connectionId: null, secretItemId: handle.secretItemId };

@@ -3,7 +3,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { BrokerError, type ErrorCode } from "../errors.js";
 import { describeIssues, type ValidationIssue } from "../shared/validation-issues.js";
 import { databaseUnavailableReason } from "../store/database-errors.js";
-import { bodyLimitOf, formatBytes, keepConnectionToDrain } from "./body-drain.js";
+import { bodyLimitOf, keepConnectionToDrain } from "./body-drain.js";
+import { formatByteLimit } from "../shared/byte-sizes.js";
 import { errorPage, sendPage, wantsHtml } from "./html-page.js";
 import { noteOnRequestLine } from "./request-log.js";
 
@@ -54,7 +55,7 @@ const echoedPath = (url: string) => {
 function sendBodyTooLarge(request: FastifyRequest, reply: FastifyReply) {
   const limit = bodyLimitOf(request);
   keepConnectionToDrain(request, reply);
-  return sendError(reply, 413, "payload_too_large", `the request body exceeds ${formatBytes(limit)}`, { limit_bytes: limit });
+  return sendError(reply, 413, "payload_too_large", `the request body is larger than ${formatByteLimit(limit)}, this route's limit`, { limit_bytes: limit });
 }
 
 /**

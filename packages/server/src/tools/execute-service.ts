@@ -25,6 +25,8 @@ import type { CatalogueTool, ScopedTools, ToolCatalogue } from "../catalogue/too
 import type { ExecuteBody } from "./tool-schemas.js";
 
 export type ExecuteRequest = Static<typeof ExecuteBody>;
+/** A request as the pipeline sees it: arguments left out are `{}`. */
+type ExecuteCall = ExecuteRequest & { arguments: Record<string, unknown> };
 /** `approval`: the call ran under a person's approval, which may have edited its arguments (see ApprovalNote). */
 export type ExecuteResult = { invocation_id: string; result: unknown; approval?: ApprovalNote; replayed: boolean };
 
@@ -77,7 +79,7 @@ export function createExecuteService(deps: ExecuteDeps) {
   });
 
   /** Tool, arguments and handle: any fault here is the caller's and is recorded as rejected. */
-  async function admit(call: CallDescription, body: ExecuteRequest, tools: ToolCatalogue): Promise<Admitted> {
+  async function admit(call: CallDescription, body: ExecuteCall, tools: ToolCatalogue): Promise<Admitted> {
     try {
       const entry = tools.resolve(body.tool_name);
       tools.validateArguments(entry, body.arguments);
@@ -99,7 +101,7 @@ export function createExecuteService(deps: ExecuteDeps) {
    * Policy and approval: returns the call as it may run and the arguments it sends (possibly as
    * the invocation that waited for approval, with the arguments an approver edited).
    */
-  async function authorize(call: CallDescription, entry: CatalogueTool, body: ExecuteRequest): Promise<ApprovedRun> {
+  async function authorize(call: CallDescription, entry: CatalogueTool, body: ExecuteCall): Promise<ApprovedRun> {
     const { caller } = call;
     const policy = await deps.policies.current(caller.tenantId, caller.env);
     const judge = (args: Record<string, unknown>) =>
@@ -158,7 +160,7 @@ export function createExecuteService(deps: ExecuteDeps) {
       // A tool named by its MCP name or a provider alias runs, is checked by policy and is recorded
       // under its dotted name. The request sees one view of the catalogue throughout.
       const { tools: catalogue } = await deps.catalogue.view(caller);
-      const body = { ...named, tool_name: catalogue.canonicalName(named.tool_name) ?? named.tool_name };
+      const body: ExecuteCall = { ...named, tool_name: catalogue.canonicalName(named.tool_name) ?? named.tool_name, arguments: named.arguments ?? {} };
       const invocationId = uuidv7();
       const scope = body.idempotency_key
         ? { tenantId: caller.tenantId, env: caller.env, agentAppId: caller.agentAppId, endUserId: caller.endUserId, key: body.idempotency_key }

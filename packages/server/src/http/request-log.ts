@@ -28,9 +28,10 @@ export function noteOnRequestLine(request: FastifyRequest, fields: Record<string
 
 /**
  * One info line per request, when it completes: request id (the child logger's `reqId`), method,
- * path, status and duration, and what was noted (the error code of an error answer). Fastify's own "incoming request" line is dropped. A response that
- * could not be written (the client went away mid-answer) is one warn line naming why, without a
- * stack: the socket's failure is not a fault of the broker's to debug.
+ * path, status and duration, and what was noted (the error code of an error answer). Fastify's
+ * own "incoming request" line is dropped. A response that could not be written (the client went
+ * away mid-answer) is one warn line naming why, without a stack: the socket's failure is not a
+ * fault of the broker's to debug.
  */
 export class OneLinePerRequest extends LogController {
   override incomingRequest() {}

@@ -75,7 +75,7 @@ export class AgentClient {
 
   #executeBody(request: ExecuteRequest, hint: SideEffect | undefined): ExecuteRequest {
     if (typeof request !== "object" || request === null || typeof request.tool_name !== "string") {
-      throw new TypeError("execute needs { tool_name, arguments }");
+      throw new TypeError("execute needs { tool_name } (arguments default to {})");
     }
     // What the catalogue says wins over a hint: a known write always carries a key.
     const sideEffect = this.#sideEffects.get(request.tool_name) ?? hint;

@@ -43,6 +43,16 @@ describe("AgentClient listTools and execute", () => {
     expect(scmOnly.every((tool) => tool.provider === "scm")).toBe(true);
   });
 
+  it("executes a tool without arguments (the type lets them be left out), and names what a tool that needs some is missing", async () => {
+    const { client, recorder } = agent();
+    const withoutArguments: ExecuteRequest = { tool_name: "scm.get_authenticated_user", connected_account_id: bed.accountId };
+    expect((await client.execute(withoutArguments)).result).toMatchObject({ login: "octocat" });
+    expect(recorder.exchanges.at(-1)?.body).toMatchObject({ tool_name: "scm.get_authenticated_user", arguments: {} });
+    const missing = await client.execute({ tool_name: "scm.get_repository", connected_account_id: bed.accountId }).catch((thrown: unknown) => thrown);
+    expect(missing).toBeInstanceOf(InvalidToolArgsError);
+    expect((missing as InvalidToolArgsError).message).toContain("/owner must have required property 'owner'");
+  });
+
   it("executes a read and returns the invocation id and the scrubbed result", async () => {
     const { client } = agent();
     const outcome = await client.execute({ tool_name: "scm.get_authenticated_user", arguments: {}, connected_account_id: bed.accountId });

@@ -40,7 +40,7 @@ describe("AgentClient and bodies over the broker's limit", () => {
 
   it(`throws the broker's 413 as PayloadTooLargeError on every one of ${TRIES} tries from an agent in its own process`, async () => {
     const thrown = await executeFromAnotherProcess(bed, token, 6 * MiB);
-    const fromBroker = { name: "PayloadTooLargeError", code: "payload_too_large", status: 413, message: "the request body exceeds 1 MiB", requestId: expect.stringMatching(/^[0-9a-f-]{36}$/), limitBytes: MiB };
+    const fromBroker = { name: "PayloadTooLargeError", code: "payload_too_large", status: 413, message: "the request body is larger than 1 MiB (1,048,576 bytes), this route's limit", requestId: expect.stringMatching(/^[0-9a-f-]{36}$/), limitBytes: MiB };
     expect(thrown).toEqual(Array.from({ length: TRIES }, () => fromBroker));
   });
 

@@ -4,7 +4,6 @@
  */
 import { randomUUID } from "node:crypto";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import pinoPretty from "pino-pretty";
 import Fastify from "fastify";
 import type { DestinationStream } from "pino";
 import { createAgentAppQueries } from "./agent-apps/agent-app-queries.js";
@@ -24,6 +23,7 @@ import { registerBodyDrain } from "./http/body-drain.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { registerJsonBody } from "./http/json-body.js";
 import { censorChildBindings, OneLinePerRequest, REQUEST_LOG_OPTIONS } from "./http/request-log.js";
+import { readableLogStream } from "./http/readable-log.js";
 import { answerClientError, answerRouterError, MAX_PARAM_LENGTH } from "./http/router-errors.js";
 import { registerStorableTextCheck } from "./http/storable-text.js";
 import { createValidatorCompiler } from "./http/validation.js";
@@ -230,9 +230,6 @@ function identityProviderOrigin(config: Services["config"]): string | undefined 
   return issuer && /^https?:\/\//.test(issuer) ? new URL(issuer).origin : undefined;
 }
 
-/** Development logs as one readable line each (time, level, message, then the fields), written synchronously. */
-const readableLogStream = () => pinoPretty({ translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname", sync: true });
-
 export async function buildApp(
   services: Services,
   // `shutdown`: raised by main.ts at SIGTERM, so /health/ready answers 503 from then on.
@@ -249,7 +246,8 @@ export async function buildApp(
       level: config.logLevel,
       ...REQUEST_LOG_OPTIONS,
       // People read development logs; machines read the JSON lines of test and production.
-      ...(options.logStream ? { stream: options.logStream } : config.logFormat === "pretty" ? { stream: readableLogStream() } : {}),
+      // A test's stream gets the configured format too, without colours.
+      ...(config.logFormat === "pretty" ? { stream: readableLogStream(options.logStream, { colorize: options.logStream ? false : undefined }) } : options.logStream ? { stream: options.logStream } : {}),
     },
     logController: new OneLinePerRequest(),
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },

@@ -162,6 +162,21 @@ describeEachDatabase("continue and re-execute after approval", (kind) => {
       const shown = await call(world.broker, "GET", `/v1/tools/invocations/${invocation_id}`, { token: tenant.token });
       expect(shown.body).toMatchObject({ status: "denied", error_code: "policy_denied" });
     });
+
+    it("says the approver's reason in the message and details.reason, on every continue and re-execute (issue 41, item 7)", async () => {
+      const { invocation_id, approval_id } = await requestApproval(world.broker, deletion(tenant, "spoon-knife"));
+      await decide(world.broker, tenant, approval_id, "deny", "no deletions this week");
+      const answers = [
+        await continueInvocation(world.broker, tenant.token, invocation_id),
+        await continueInvocation(world.broker, tenant.token, invocation_id),
+        await execute(world.broker, { ...deletion(tenant, "spoon-knife"), approvalId: approval_id }),
+      ];
+      for (const answer of answers) {
+        expectError(answer, 403, "policy_denied");
+        expect(answer.body.error.message).toBe("an approver denied this call: no deletions this week");
+        expect(answer.body.error.details).toMatchObject({ approval_id, reason: "no deletions this week" });
+      }
+    });
   });
 });
 

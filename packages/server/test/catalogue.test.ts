@@ -189,6 +189,26 @@ describeEachDatabase("tenant-defined providers and tools", (kind) => {
     expect(direct.status, direct.text).toBe(200);
   });
 
+  it("names the taken tools in a sentence that agrees with their number (issue 41, item 10)", async () => {
+    const importing = (operationIds: string[]) => post(acme, "/v1/providers/tasks/tools/import", { document: OPENAPI_YAML, operation_ids: operationIds });
+    const one = await importing(["listTasks"]);
+    expectError(one, 409, "conflict");
+    expect(one.body.error.message).toBe('tool "tasks.list_tasks" already exists');
+    const two = await importing(["listTasks", "createTask"]);
+    expect(two.body.error.message).toMatch(/^tools "tasks\.[a-z_]+" and "tasks\.[a-z_]+" already exist$/);
+    const three = await importing(["listTasks", "createTask", "getTask"]);
+    expect(three.body.error.message).toMatch(/^tools "tasks\.[a-z_]+", "tasks\.[a-z_]+" and "tasks\.[a-z_]+" already exist$/);
+    expect([...three.body.error.details.names].sort()).toEqual(["tasks.create_task", "tasks.get_task", "tasks.list_tasks"]);
+  });
+
+  it("refuses an OpenAPI document over its limit with 413 naming the limit", async () => {
+    const document = `openapi: 3.1.0\ninfo: { title: Big, version: "1" }\npaths: {}\n# ${"x".repeat(2 * 1024 * 1024)}`;
+    const refused = await post(acme, "/v1/providers/tasks/tools/import", { document });
+    expectError(refused, 413, "payload_too_large");
+    expect(refused.body.error.message).toBe(`the OpenAPI document is ${Buffer.byteLength(document).toLocaleString("en-US")} bytes, larger than the 2 MiB (2,097,152 bytes) imported`);
+    expect(refused.body.error.details).toEqual({ limit_bytes: 2 * 1024 * 1024 });
+  });
+
   it("imports a 50-operation document in one request and refuses a second import of the same names", async () => {
     const paths: Record<string, unknown> = {};
     for (let i = 0; i < 50; i += 1) paths[`/things${i}/{id}`] = { get: { operationId: `getThing${i}`, parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], responses: { 200: { description: "ok" } } } };
@@ -199,7 +219,10 @@ describeEachDatabase("tenant-defined providers and tools", (kind) => {
     expect(imported.status, imported.text).toBe(200);
     expect(imported.body.data).toHaveLength(50);
     console.log(`[catalogue ${kind}] imported 50 operations in ${elapsedMs.toFixed(0)} ms`);
-    expectError(await post(acme, "/v1/providers/tasks/tools/import", { document }), 409, "conflict");
+    const again = await post(acme, "/v1/providers/tasks/tools/import", { document });
+    expectError(again, 409, "conflict");
+    expect(again.body.error.message).toMatch(/^tools ("tasks\.[a-z0-9_]+", ){9}"tasks\.[a-z0-9_]+" and 40 more already exist$/);
+    expect(again.body.error.details.names).toHaveLength(50);
     const garbage = await post(acme, "/v1/providers/tasks/tools/import", { document: "swagger: '2.0'\ninfo: {}\n" });
     expectError(garbage, 422, "invalid_declaration");
   });

@@ -71,7 +71,6 @@ describeEachDatabase("POST /v1/tools/execute: refused requests", (kind) => {
 
   const badBodies: [string, Record<string, unknown>, string][] = [
     ["without tool_name", { arguments: {}, connected_account_id: "x" }, "/tool_name"],
-    ["without arguments", { tool_name: "scm.get_authenticated_user" }, "/arguments"],
     ["with arguments that are not an object", { tool_name: "scm.get_authenticated_user", arguments: [1, 2] }, "/arguments"],
     ["with an empty tool_name", { tool_name: "", arguments: {} }, "/tool_name"],
     ["with a connected_account_id that is not a uuid", { tool_name: "scm.get_authenticated_user", arguments: {}, connected_account_id: "conn_1" }, "/connected_account_id"],
@@ -88,6 +87,35 @@ describeEachDatabase("POST /v1/tools/execute: refused requests", (kind) => {
       expectNoUpstreamCall();
     });
   }
+
+  it("takes a body without arguments as arguments {}: a tool that needs none runs (issue 41, item 9)", async () => {
+    const result = await post({ tool_name: "scm.get_authenticated_user", connected_account_id: scm });
+    expect(result.status, result.text).toBe(200);
+    expect(result.body.result.login).toBe("octocat");
+    const shown = await call(world.broker, "GET", `/v1/tools/invocations/${result.body.invocation_id}`, { token: world.jwt });
+    expect(shown.body).toMatchObject({ status: "succeeded", tool_name: "scm.get_authenticated_user" });
+  });
+
+  it("refuses a body without arguments for a tool that requires some with 422 invalid_tool_args naming each missing one", async () => {
+    const result = await post({ tool_name: "scm.get_repository", connected_account_id: scm });
+    expectError(result, 422, "invalid_tool_args");
+    expect(result.body.error.details.fields).toEqual([
+      { field: "/owner", message: "must have required property 'owner'" },
+      { field: "/repo", message: "must have required property 'repo'" },
+    ]);
+    expect(result.body.error.message).toBe("arguments for scm.get_repository are invalid: /owner must have required property 'owner'; /repo must have required property 'repo'");
+    expectNoUpstreamCall();
+  });
+
+  it("treats arguments left out and arguments {} as the same request under one idempotency key", async () => {
+    const key = `same-${Date.now()}`;
+    const first = await post({ tool_name: "scm.get_authenticated_user", connected_account_id: scm, idempotency_key: key });
+    const second = await post({ tool_name: "scm.get_authenticated_user", arguments: {}, connected_account_id: scm, idempotency_key: key });
+    expect(first.status, first.text).toBe(200);
+    expect(second.status, second.text).toBe(200);
+    expect(second.headers.get("idempotent-replayed")).toBe("true");
+    expect(second.body.invocation_id).toBe(first.body.invocation_id);
+  });
 
   it("refuses a body that is not JSON with 400 invalid_json, and one that is not declared JSON with 415", async () => {
     const headers = { "content-type": "application/json" };

@@ -140,6 +140,7 @@ describeEachDatabase("response mapping bounded per declaration and per call", (k
     const refused = await execute(broker, await mintBrokerToken(broker, attacker), { tool_name: "bulk.amplify", arguments: { a: "x".repeat(20_000) }, secret_item_id: secretItemId });
     expectError(refused, 422, "invalid_tool_args");
     expect(refused.body.error.details).toMatchObject({ reason: "request_too_large", limit: 2 * 1024 * 1024 });
+    expect(refused.body.error.message).toBe("the arguments fill this tool's request with more than 2 MiB (2,097,152 bytes), the most one request may carry");
     expect(upstream.received.length).toBe(sent);
   });
 

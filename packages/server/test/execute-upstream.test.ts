@@ -175,6 +175,8 @@ describeEachDatabase("POST /v1/tools/execute: upstream failures", (kind) => {
     const result = await getUser();
     expectError(result, 502, "upstream_error");
     expect(result.body.error.details.reason).toBe("too_large");
+    expect(result.body.error.details.limit_bytes).toBe(MAX_UPSTREAM_RESPONSE_BYTES);
+    expect(result.body.error.message).toBe("the upstream response is larger than 5 MiB (5,242,880 bytes), the most the broker reads");
   });
 });
 

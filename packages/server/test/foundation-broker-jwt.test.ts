@@ -177,4 +177,31 @@ function expiryTests(kind: DbKind) {
     await expect(broker.services.brokerJwts.verify(neverVerified)).rejects.toMatchObject({ code: "unauthorized" });
     await expect(broker.services.brokerJwts.verify(await mintBrokerToken(broker, tenant))).resolves.toMatchObject({ env: "test" });
   });
+
+  it("says the same words for an expired token over REST and MCP, whether it was used before or not (issue 41, item 10)", async () => {
+    const usedBefore = await mintBrokerToken(broker, tenant);
+    const neverUsed = await mintBrokerToken(broker, tenant);
+    expect((await call(broker, "GET", "/v1/tools", { token: usedBefore })).status).toBe(200);
+    clock.advance(FIFTEEN_MINUTES_MS + 1000);
+    const mcp = (token: string) =>
+      call(broker, "POST", "/mcp", { token, headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" }, body: { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} } });
+    const expired = "the broker token has expired; mint a new one with POST /v1/broker/token";
+    // Each order of the two doors, so that neither reads a verification the other cached.
+    for (const [first, second] of [[usedBefore, neverUsed], [neverUsed, usedBefore]] as const) {
+      const answers = [await call(broker, "GET", "/v1/tools", { token: first }), await mcp(first), await mcp(second), await call(broker, "GET", "/v1/tools", { token: second })];
+      for (const answer of answers) {
+        expectError(answer, 401, "unauthorized");
+        expect(answer.body.error.message).toBe(expired);
+      }
+      expect(answers[1]!.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${broker.config.publicUrl}/.well-known/oauth-protected-resource/mcp"`);
+    }
+  });
+
+  it("calls a token with a bad signature invalid, never expired", async () => {
+    const token = await mintBrokerToken(broker, tenant);
+    const forged = `${token.slice(0, token.lastIndexOf(".") + 1)}${"A".repeat(86)}`;
+    const refused = await call(broker, "GET", "/v1/tools", { token: forged });
+    expectError(refused, 401, "unauthorized");
+    expect(refused.body.error.message).toBe("the broker token is invalid");
+  });
 }

@@ -55,7 +55,10 @@ describeEachDatabase("error envelope", (kind) => {
 
   it("answers a body over 1 MiB with 413 payload_too_large", async () => {
     const body = { agent_app_id: tenant.agentAppId, env: "test", padding: "x".repeat(1024 * 1024) };
-    expectError(await mint({ body }), 413, "payload_too_large");
+    const refused = await mint({ body });
+    expectError(refused, 413, "payload_too_large");
+    expect(refused.body.error.message).toBe("the request body is larger than 1 MiB (1,048,576 bytes), this route's limit");
+    expect(refused.body.error.details).toEqual({ limit_bytes: 1024 * 1024 });
   });
 
   it("accepts a body just under the limit far enough to validate it", async () => {

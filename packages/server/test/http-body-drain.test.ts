@@ -30,7 +30,7 @@ function postFromAnotherProcess(url: string, token: string, bytes: number, mode:
 }
 
 /** What every try must have read: the envelope naming the limit. */
-const tooLarge = (limit: string) => ({ status: 413, body: expect.stringContaining(`"code":"payload_too_large","message":"the request body exceeds ${limit}"`) });
+const tooLarge = (limit: string) => ({ status: 413, body: expect.stringContaining(`"code":"payload_too_large","message":"the request body is larger than ${limit}, this route's limit"`) });
 
 /** Sends `head` and then `body` in `pieces`, each after the previous one was written, and reads the answer only then. */
 async function writeAllThenRead(url: string, head: string, body: Buffer, pieces = 64): Promise<{ answer: string; error?: string }> {
@@ -82,12 +82,12 @@ describe("oversized request bodies", () => {
 
   it(`answers every one of ${TRIES} tries of Node's fetch from another process with the 413 envelope naming the limit`, async () => {
     const outcomes = await postFromAnotherProcess(mintUrl(), tenant.testKey, 6 * MiB, "fetch");
-    expect(outcomes).toEqual(Array.from({ length: TRIES }, () => tooLarge("1 MiB")));
+    expect(outcomes).toEqual(Array.from({ length: TRIES }, () => tooLarge("1 MiB (1,048,576 bytes)")));
   });
 
   it(`answers every one of ${TRIES} tries of http.request from another process with the 413 envelope`, async () => {
     const outcomes = await postFromAnotherProcess(mintUrl(), tenant.testKey, 6 * MiB, "http");
-    expect(outcomes).toEqual(Array.from({ length: TRIES }, () => tooLarge("1 MiB")));
+    expect(outcomes).toEqual(Array.from({ length: TRIES }, () => tooLarge("1 MiB (1,048,576 bytes)")));
   });
 
   it("answers a body sent chunked (no Content-Length) with the 413 envelope, with fetch and with http.request", async () => {
@@ -95,8 +95,8 @@ describe("oversized request bodies", () => {
       postFromAnotherProcess(mintUrl(), tenant.testKey, 6 * MiB, "fetch", "chunked"),
       postFromAnotherProcess(mintUrl(), tenant.testKey, 6 * MiB, "http", "chunked"),
     ]);
-    expect(fetched).toEqual(Array.from({ length: TRIES }, () => tooLarge("1 MiB")));
-    expect(requested).toEqual(Array.from({ length: TRIES }, () => tooLarge("1 MiB")));
+    expect(fetched).toEqual(Array.from({ length: TRIES }, () => tooLarge("1 MiB (1,048,576 bytes)")));
+    expect(requested).toEqual(Array.from({ length: TRIES }, () => tooLarge("1 MiB (1,048,576 bytes)")));
   });
 
   it("lets a client that writes its whole body before reading read the 413", async () => {
@@ -116,7 +116,7 @@ describe("oversized request bodies", () => {
       body: JSON.stringify({ document: "x".repeat(4 * MiB + 1) }),
     });
     expect(created.status).toBe(413);
-    expect(await created.json()).toMatchObject({ error: { code: "payload_too_large", message: "the request body exceeds 4 MiB", details: { limit_bytes: 4 * MiB } } });
+    expect(await created.json()).toMatchObject({ error: { code: "payload_too_large", message: "the request body is larger than 4 MiB (4,194,304 bytes), this route's limit", details: { limit_bytes: 4 * MiB } } });
   });
 
   it("closes the connection at once when the declared length is past what it would drain", async () => {

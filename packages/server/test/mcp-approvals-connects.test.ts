@@ -64,6 +64,20 @@ describeEachDatabase("MCP: approvals in-band", (kind) => {
       await client.close();
     });
 
+    it("reads the approver's denial and reason in the result's text, not only in its structured content (issue 41, item 7)", async () => {
+      const reason = "Not before the release is out";
+      const { client } = await connectModernClient(mcpUrl, tenant.token, async ({ url }) => {
+        expect((await decide(world.broker, tenant, approvalIdOf(url)!, "deny", reason)).status).toBe(200);
+        return "accept";
+      });
+      const result = (await client.callTool(deletion("denied-with-reason"))) as ToolCallResult;
+      expect(result.isError).toBe(true);
+      expect(result.content.map((block) => block.text)).toEqual([`policy_denied: an approver denied this call: ${reason}`]);
+      expect(result.structuredContent).toMatchObject({ error: { code: "policy_denied", details: { reason } } });
+      expect(deleteCalls(world, tenant, "denied-with-reason")).toBe(0);
+      await client.close();
+    });
+
     it("is asked again while nobody has decided, and hears approval_pending with the link once its user declines", async () => {
       let asked = 0;
       const { client } = await connectModernClient(mcpUrl, tenant.token, async () => (++asked < 3 ? "accept" : "decline"));
@@ -126,6 +140,33 @@ describeEachDatabase("MCP: approvals in-band", (kind) => {
       const again = (await client.callTool(deletion(repo))) as ToolCallResult;
       expect(again.structuredContent).toMatchObject({ error: { code: "approval_required" } });
       expect(again.structuredContent!.error.details.approval_id).not.toBe(approvalId);
+      await client.close();
+    });
+
+    it("reads the approver's denial and reason in the text of the identical call's result, every time it asks (issue 41, item 7)", async () => {
+      const repo = `denied-for-${version}`;
+      const reason = "Deletions wait for the quarterly review";
+      const client = await connectLegacyClient(mcpUrl, tenant.token, version);
+      const first = (await client.callTool(deletion(repo))) as ToolCallResult;
+      expect(first.structuredContent).toMatchObject({ error: { code: "approval_required" } });
+      expect((await decide(world.broker, tenant, first.structuredContent!.error.details.approval_id as string, "deny", reason)).status).toBe(200);
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const denied = (await client.callTool(deletion(repo))) as ToolCallResult;
+        expect(denied.isError).toBe(true);
+        expect(denied.content.map((block) => block.text)).toEqual([`policy_denied: an approver denied this call: ${reason}`]);
+        expect(denied.structuredContent).toMatchObject({ error: { code: "policy_denied", details: { reason } } });
+      }
+      expect(deleteCalls(world, tenant, repo)).toBe(0);
+      await client.close();
+    });
+
+    it("reads that no reason was given when the approver gave none", async () => {
+      const repo = `denied-silently-${version}`;
+      const client = await connectLegacyClient(mcpUrl, tenant.token, version);
+      const first = (await client.callTool(deletion(repo))) as ToolCallResult;
+      expect((await decide(world.broker, tenant, first.structuredContent!.error.details.approval_id as string, "deny")).status).toBe(200);
+      const denied = (await client.callTool(deletion(repo))) as ToolCallResult;
+      expect(denied.content[0]!.text).toBe("policy_denied: an approver denied this call: (no reason given)");
       await client.close();
     });
   });

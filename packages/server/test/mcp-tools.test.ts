@@ -135,6 +135,37 @@ describeEachDatabase("MCP: tools over the Model Context Protocol", (kind) => {
     expect(world.github.stats.apiCalls.filter((c) => c.method === "POST" && c.path.endsWith("/prod/issues"))).toHaveLength(0);
   });
 
+  it("says a deny rule's reason (never its description) in the text every client reads (issue 41, item 7)", async () => {
+    const reason = "Issues on prod are filed by people";
+    await putPolicy(world.broker, tenant, [{ id: "no-prod-issues", description: "Dana asked for this", reason, effect: "deny", tools: ["scm.create_issue"], conditions: [{ pointer: "/repo", equals: "prod" }] }]);
+    try {
+      const results = await callWithEveryClient("scm.create_issue", { owner: tenant.owner, repo: "prod", title: "nope" });
+      expect(results).toHaveLength(3);
+      for (const result of results) {
+        expect(result.content.map((block) => block.text)).toEqual([`policy_denied: policy rule "no-prod-issues" denies this call: ${reason}`]);
+        expect(result.structuredContent).toMatchObject({ error: { code: "policy_denied", details: { rule_id: "no-prod-issues", reason } } });
+        expect(JSON.stringify(result)).not.toContain("Dana");
+      }
+    } finally {
+      await putPolicy(world.broker, tenant, []);
+    }
+  });
+
+  it("takes a call without arguments as arguments {}, naming what a tool that needs some is missing (issue 41, item 9)", async () => {
+    const { client: modern } = await connectModernClient(mcpUrl, tenant.token);
+    const clients = [modern, ...(await Promise.all(LEGACY_VERSIONS.map((version) => connectLegacyClient(mcpUrl, tenant.token, version))))];
+    for (const client of clients) {
+      const read = (await client.callTool({ name: "scm_get_authenticated_user" })) as ToolCallResult;
+      expect(read.isError ?? false, JSON.stringify(read)).toBe(false);
+      expect(read.structuredContent).toMatchObject({ login: tenant.owner });
+      const missing = (await client.callTool({ name: "scm_get_repository" })) as ToolCallResult;
+      expect(missing.isError).toBe(true);
+      expect(missing.content[0]!.text).toBe("invalid_tool_args: arguments for scm.get_repository are invalid: /owner must have required property 'owner'; /repo must have required property 'repo'");
+      expect(missing.structuredContent).toMatchObject({ error: { code: "invalid_tool_args", details: { fields: [{ field: "/owner" }, { field: "/repo" }] } } });
+      await client.close();
+    }
+  });
+
   it("answers an unknown tool as a protocol error, not a result", async () => {
     const { client: modern } = await connectModernClient(mcpUrl, tenant.token);
     await expect(modern.callTool({ name: "scm.no_such_tool", arguments: {} })).rejects.toThrow(/unknown tool "scm.no_such_tool"/);
@@ -194,6 +225,41 @@ describeEachDatabase("MCP: tools over the Model Context Protocol", (kind) => {
       body: { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7, reason: "the user stopped it" } },
     });
     expect(result.status).toBe(202);
+  });
+
+  /** What a raw HTTP client reads: status, headers and the body's bytes, nothing parsed. */
+  const rawPost = (message: unknown, version: string) =>
+    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+      const url = new URL(mcpUrl);
+      const req = httpRequest(
+        { host: url.hostname, port: url.port, path: "/mcp", method: "POST", headers: { ...MCP_ERROR_ACCEPT, authorization: `Bearer ${tenant.token}`, "mcp-protocol-version": version } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        },
+      );
+      req.on("error", reject);
+      req.end(JSON.stringify(message));
+    });
+
+  it("answers a notification or a response with 202 and no body at all, as the transport specifies (issue 41, item 10)", async () => {
+    const notifications = [
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7, reason: "the user stopped it" } },
+    ];
+    // A 2025 client may also answer a request of the server's; 2026-07-28 has no such requests (its SDK refuses a response with 400).
+    const response = { jsonrpc: "2.0", id: 3, result: {} };
+    const eras = [["2026-07-28", notifications], ...LEGACY_VERSIONS.map((version) => [version, [...notifications, response]] as const)] as const;
+    for (const [version, messages] of eras) {
+      for (const message of messages) {
+        const answer = await rawPost(message, version);
+        expect(answer.status, `${version} ${JSON.stringify(message)}`).toBe(202);
+        expect(answer.body.length, answer.body.toString()).toBe(0);
+        expect(answer.headers["content-type"]).toBeUndefined();
+        expect(answer.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+      }
+    }
   });
 
   const metadataUrl = () => `${world.broker.config.publicUrl}/.well-known/oauth-protected-resource/mcp`;

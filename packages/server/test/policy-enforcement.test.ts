@@ -107,6 +107,22 @@ describeEachDatabase("policy on execute", (kind) => {
       expect(world.github.stats.apiCalls.length).toBe(before);
     });
 
+    it("says a deny rule's reason to the caller, in the message and details.reason (issue 41, item 7)", async () => {
+      const rule = { id: "read-freeze", description: "Dana's call", reason: "Reads pause during the audit", effect: "deny", tools: ["scm.get_repository"] };
+      await putPolicy(world.broker, tenant, [rule]);
+      const result = await getRepository("hello-world");
+      expectError(result, 403, "policy_denied");
+      expect(result.body.error.message).toBe('policy rule "read-freeze" denies this call: Reads pause during the audit');
+      expect(result.body.error.details).toEqual({ rule_id: "read-freeze", reason: "Reads pause during the audit" });
+      expect(result.text).not.toContain("Dana");
+    });
+
+    it("refuses a reason on a rule that does not deny, with 422 naming the field", async () => {
+      const refused = await call(world.broker, "PUT", "/v1/policy", { ...asOperator(tenant), body: { rules: [{ id: "ask", effect: "require_approval", reason: "x" }] } });
+      expectError(refused, 422, "unprocessable");
+      expect(refused.body.error.details.fields).toEqual([{ field: "/rules/0/reason", message: "is only allowed on deny rules" }]);
+    });
+
     it("require_approval holds a low-risk tool for a human, naming the rule on the approval", async () => {
       await putPolicy(world.broker, tenant, [{ id: "ask-first", effect: "require_approval", tools: ["scm.list_*"] }]);
       const before = world.github.stats.apiCalls.length;

@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Mint a short-lived broker JWT for an agent app
-         * @description Control key only. A bk_test_ key mints env `test` only, a bk_live_ key env `live` only (403 environment_mismatch).
+         * @description Control key only. The token's env is the key's: a bk_test_ key mints env `test`, a bk_live_ key env `live`; `env` may be left out, and naming the other env is 403 environment_mismatch.
          */
         post: {
             parameters: {
@@ -35,8 +35,11 @@ export interface paths {
                         agent_app_id: string;
                         /** @description Your own id for one of your users (1–255 characters, no control characters); the broker treats it as opaque */
                         end_user_id?: string;
-                        /** @enum {string} */
-                        env: "test" | "live";
+                        /**
+                         * @description Optional: the control key's env (`test` for a bk_test_ key, `live` for bk_live_); the other one is 403 environment_mismatch
+                         * @enum {string}
+                         */
+                        env?: "test" | "live";
                     };
                 };
             };
@@ -380,7 +383,7 @@ export interface paths {
         put?: never;
         /**
          * Execute a tool
-         * @description 404 not_found: unknown tool, or a handle not in this tenant. 422: invalid_request (body), invalid_tool_args (arguments vs the tool's schema; details.reason request_too_large when they would fill a declared tool's request past 2 MiB), credential_required (acting for an end user, the webhook event connection.required tells your backend), credential_mismatch (other provider or env), connection_unusable (revoked or expired: reconnect; details.reason origin_changed when the provider no longer has the origins the credential was issued for, and nothing was sent; refresh_interrupted after a refresh cut short by a crash). 403 policy_denied. 409 approval_required (details: approval_id, invocation_id, expires_at), approval_* on re-execute, idempotency_key_reused, request_in_progress, outcome_unknown (the broker stopped while sending this write, or this approved call, under the key; never re-sent). 502 upstream_error (details.upstream_status; details.reason unexpected_response for a 2xx body the tool does not understand; response_too_large with details.limit for an answer whose mapping would take more than 200,000 element × field steps or whose result would hold more than 100,000 values). 503 vault_unavailable. A replayed idempotent response carries `Idempotent-Replayed: true`. An approval_id on a call that needs no approval is ignored and not recorded. A re-execute with approval_id may send the arguments as requested or as the approver edited them; either way the approved (edited) arguments are sent, and the answer's `approval` (on an error, `details.approval`) says whether a person edited the call and what changed.
+         * @description 404 not_found: unknown tool, or a handle not in this tenant. 422: invalid_request (body), invalid_tool_args (arguments vs the tool's schema; details.reason request_too_large when they would fill a declared tool's request past 2 MiB), credential_required (acting for an end user, the webhook event connection.required tells your backend), credential_mismatch (other provider or env), connection_unusable (revoked or expired: reconnect; details.reason origin_changed when the provider no longer has the origins the credential was issued for, and nothing was sent; refresh_interrupted after a refresh cut short by a crash). 403 policy_denied (details.rule_id for a deny rule, details.approval_id for a denied approval; details.reason, when present, is the rule's `reason` or the approver's, also at the end of the message). 409 approval_required (details: approval_id, invocation_id, expires_at), approval_* on re-execute, idempotency_key_reused, request_in_progress, outcome_unknown (the broker stopped while sending this write, or this approved call, under the key; never re-sent). 502 upstream_error (details.upstream_status; details.reason unexpected_response for a 2xx body the tool does not understand; response_too_large with details.limit for an answer whose mapping would take more than 200,000 element × field steps or whose result would hold more than 100,000 values). 503 vault_unavailable. A replayed idempotent response carries `Idempotent-Replayed: true`. An approval_id on a call that needs no approval is ignored and not recorded. A re-execute with approval_id may send the arguments as requested or as the approver edited them; either way the approved (edited) arguments are sent, and the answer's `approval` (on an error, `details.approval`) says whether a person edited the call and what changed.
          */
         post: {
             parameters: {
@@ -399,8 +402,11 @@ export interface paths {
                          */
                         agent_app_id?: string;
                         approval_id?: string | null;
-                        /** @description The tool's arguments (see GET /v1/tools); may be empty */
-                        arguments: {
+                        /**
+                         * @description The tool's arguments (see GET /v1/tools). Optional: left out, they are `{}`, and a tool with required arguments answers 422 invalid_tool_args naming them
+                         * @default {}
+                         */
+                        arguments?: {
                             [key: string]: unknown;
                         };
                         connected_account_id?: string | null;

@@ -3118,12 +3118,15 @@ export interface paths {
                                     /** @description RE2 regular expression (https://github.com/google/re2/wiki/Syntax; no backreferences or lookaround), searched for in string values, in time linear in the value. A pattern may compile to at most 1000 RE2 instructions, all patterns of a document to 5000. On a string longer than 10000 characters the condition is undecided, and an undecided rule can only make the decision stricter: the result is the most restrictive (deny, then require_approval, then allow) of the outcomes the undecided rules leave possible. */
                                     regex?: string;
                                 }[];
+                                /** @description For the tenant's own people: never shown to callers */
                                 description?: string;
                                 /** @enum {string} */
                                 effect: "allow" | "deny" | "require_approval";
                                 /** @description Which end users the rule is for: a list of end user ids (matches only calls acting for one of them, compared exactly), "any" (calls acting for some end user) or "none" (calls acting for no end user). Default: every call, with or without an end user. */
                                 end_users?: string[] | ("any" | "none");
                                 id: string;
+                                /** @description Only on deny rules: what the caller is told when this rule refuses a call, in the message and `details.reason` of 403 policy_denied (over MCP, in the text the model reads) */
+                                reason?: string;
                                 /** @description Tool names or globs like scm.*; default all tools */
                                 tools?: string[];
                             }[];
@@ -3218,12 +3221,15 @@ export interface paths {
                                 /** @description RE2 regular expression (https://github.com/google/re2/wiki/Syntax; no backreferences or lookaround), searched for in string values, in time linear in the value. A pattern may compile to at most 1000 RE2 instructions, all patterns of a document to 5000. On a string longer than 10000 characters the condition is undecided, and an undecided rule can only make the decision stricter: the result is the most restrictive (deny, then require_approval, then allow) of the outcomes the undecided rules leave possible. */
                                 regex?: string;
                             }[];
+                            /** @description For the tenant's own people: never shown to callers */
                             description?: string;
                             /** @enum {string} */
                             effect: "allow" | "deny" | "require_approval";
                             /** @description Which end users the rule is for: a list of end user ids (matches only calls acting for one of them, compared exactly), "any" (calls acting for some end user) or "none" (calls acting for no end user). Default: every call, with or without an end user. */
                             end_users?: string[] | ("any" | "none");
                             id: string;
+                            /** @description Only on deny rules: what the caller is told when this rule refuses a call, in the message and `details.reason` of 403 policy_denied (over MCP, in the text the model reads) */
+                            reason?: string;
                             /** @description Tool names or globs like scm.*; default all tools */
                             tools?: string[];
                         }[];
@@ -3279,12 +3285,15 @@ export interface paths {
                                     /** @description RE2 regular expression (https://github.com/google/re2/wiki/Syntax; no backreferences or lookaround), searched for in string values, in time linear in the value. A pattern may compile to at most 1000 RE2 instructions, all patterns of a document to 5000. On a string longer than 10000 characters the condition is undecided, and an undecided rule can only make the decision stricter: the result is the most restrictive (deny, then require_approval, then allow) of the outcomes the undecided rules leave possible. */
                                     regex?: string;
                                 }[];
+                                /** @description For the tenant's own people: never shown to callers */
                                 description?: string;
                                 /** @enum {string} */
                                 effect: "allow" | "deny" | "require_approval";
                                 /** @description Which end users the rule is for: a list of end user ids (matches only calls acting for one of them, compared exactly), "any" (calls acting for some end user) or "none" (calls acting for no end user). Default: every call, with or without an end user. */
                                 end_users?: string[] | ("any" | "none");
                                 id: string;
+                                /** @description Only on deny rules: what the caller is told when this rule refuses a call, in the message and `details.reason` of 403 policy_denied (over MCP, in the text the model reads) */
+                                reason?: string;
                                 /** @description Tool names or globs like scm.*; default all tools */
                                 tools?: string[];
                             }[];
@@ -3435,12 +3444,15 @@ export interface paths {
                                 /** @description RE2 regular expression (https://github.com/google/re2/wiki/Syntax; no backreferences or lookaround), searched for in string values, in time linear in the value. A pattern may compile to at most 1000 RE2 instructions, all patterns of a document to 5000. On a string longer than 10000 characters the condition is undecided, and an undecided rule can only make the decision stricter: the result is the most restrictive (deny, then require_approval, then allow) of the outcomes the undecided rules leave possible. */
                                 regex?: string;
                             }[];
+                            /** @description For the tenant's own people: never shown to callers */
                             description?: string;
                             /** @enum {string} */
                             effect: "allow" | "deny" | "require_approval";
                             /** @description Which end users the rule is for: a list of end user ids (matches only calls acting for one of them, compared exactly), "any" (calls acting for some end user) or "none" (calls acting for no end user). Default: every call, with or without an end user. */
                             end_users?: string[] | ("any" | "none");
                             id: string;
+                            /** @description Only on deny rules: what the caller is told when this rule refuses a call, in the message and `details.reason` of 403 policy_denied (over MCP, in the text the model reads) */
+                            reason?: string;
                             /** @description Tool names or globs like scm.*; default all tools */
                             tools?: string[];
                         }[];
@@ -5023,7 +5035,7 @@ export interface paths {
         put?: never;
         /**
          * Import tools from an OpenAPI 3.0/3.1 document
-         * @description The document is at most 2097152 bytes; local $refs are inlined where operations use them, remote ones never fetched. GET operations become read tools of low risk; POST, PUT, PATCH and DELETE become write tools of high risk (so they need approval by default; PATCH the tool to change it). Arguments come from the path, query and header parameters and a JSON request body (argument `body`). `dry_run=true` answers what would be created and stores nothing. All or nothing: 409 conflict when a name is taken, 422 invalid_declaration when the document cannot be imported. `skipped` lists operations left out and why. The document is parsed on a worker thread within budgets; past one, 422 invalid_declaration names it in details.limit and details.max: schema_nodes_per_tool (10000 schema objects in one tool's arguments, a shared $ref counted each time it is inlined), schema_nodes_per_import (200000), schema_bytes_per_import (16777216), schema_depth (64), import_time_ms (15000), import_memory_mb (256). 422 catalogue_limit_reached: more than 2000 tools from one import (tools_per_import) or past the tenant's 2000 tools (tools_per_tenant). 429 rate_limited: the tenant already has an import running on this instance (one at a time; Retry-After: 1).
+         * @description The document is at most 2 MiB (2,097,152 bytes) (413 payload_too_large past it, details.limit_bytes); local $refs are inlined where operations use them, remote ones never fetched. GET operations become read tools of low risk; POST, PUT, PATCH and DELETE become write tools of high risk (so they need approval by default; PATCH the tool to change it). Arguments come from the path, query and header parameters and a JSON request body (argument `body`). `dry_run=true` answers what would be created and stores nothing. All or nothing: 409 conflict when a name is taken, 422 invalid_declaration when the document cannot be imported. `skipped` lists operations left out and why. The document is parsed on a worker thread within budgets; past one, 422 invalid_declaration names it in details.limit and details.max: schema_nodes_per_tool (10000 schema objects in one tool's arguments, a shared $ref counted each time it is inlined), schema_nodes_per_import (200000), schema_bytes_per_import (16777216), schema_depth (64), import_time_ms (15000), import_memory_mb (256). 422 catalogue_limit_reached: more than 2000 tools from one import (tools_per_import) or past the tenant's 2000 tools (tools_per_tenant). 429 rate_limited: the tenant already has an import running on this instance (one at a time; Retry-After: 1).
          */
         post: {
             parameters: {
@@ -7137,12 +7149,15 @@ export interface components {
                     /** @description RE2 regular expression (https://github.com/google/re2/wiki/Syntax; no backreferences or lookaround), searched for in string values, in time linear in the value. A pattern may compile to at most 1000 RE2 instructions, all patterns of a document to 5000. On a string longer than 10000 characters the condition is undecided, and an undecided rule can only make the decision stricter: the result is the most restrictive (deny, then require_approval, then allow) of the outcomes the undecided rules leave possible. */
                     regex?: string;
                 }[];
+                /** @description For the tenant's own people: never shown to callers */
                 description?: string;
                 /** @enum {string} */
                 effect: "allow" | "deny" | "require_approval";
                 /** @description Which end users the rule is for: a list of end user ids (matches only calls acting for one of them, compared exactly), "any" (calls acting for some end user) or "none" (calls acting for no end user). Default: every call, with or without an end user. */
                 end_users?: string[] | ("any" | "none");
                 id: string;
+                /** @description Only on deny rules: what the caller is told when this rule refuses a call, in the message and `details.reason` of 403 policy_denied (over MCP, in the text the model reads) */
+                reason?: string;
                 /** @description Tool names or globs like scm.*; default all tools */
                 tools?: string[];
             }[];

@@ -26,6 +26,9 @@ export function visibleStatus(approval: Approval, now: Date): ApprovalStatus {
   return lapsed ? "expired" : approval.status;
 }
 
+/** The approver's own words are the message's end: over MCP the message is what the model reads. */
+const deniedByApprover = (reason: string | null) => `an approver denied this call: ${reason ?? "(no reason given)"}`;
+
 /** Returns only when the approval may be used now; otherwise the error the caller must hear. */
 export function assertUsable(approval: Approval, now: Date): void {
   const details = { approval_id: approval.id, invocation_id: approval.invocationId };
@@ -35,7 +38,7 @@ export function assertUsable(approval: Approval, now: Date): void {
       if (expired) throw new BrokerError("approval_expired", "the approval expired before anyone decided", { ...details, expires_at: approval.expiresAt });
       throw new BrokerError("approval_pending", "the approval is still waiting for a decision", { ...details, expires_at: approval.expiresAt });
     case "denied":
-      throw new BrokerError("policy_denied", "an operator denied this call", { ...details, reason: approval.reason });
+      throw new BrokerError("policy_denied", deniedByApprover(approval.reason), { ...details, reason: approval.reason });
     case "expired":
       throw new BrokerError("approval_expired", "the approval expired", details);
     case "consumed":

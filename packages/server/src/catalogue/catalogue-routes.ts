@@ -9,6 +9,7 @@ import { errorResponses, StringEnum, Timestamp } from "../http/schemas.js";
 import type { StoredProvider, StoredTool } from "./catalogue-queries.js";
 import type { CatalogueService, ListedProvider } from "./catalogue-service.js";
 import { MAX_OPENAPI_DOCUMENT_BYTES } from "./catalogue-service.js";
+import { formatByteLimit } from "../shared/byte-sizes.js";
 import { CATALOGUE_LIMITS } from "./catalogue-limits.js";
 import { IMPORT_THREAD_LIMITS } from "./openapi-import-runner.js";
 import { IMPORT_LIMITS } from "./openapi-schemas.js";
@@ -252,7 +253,7 @@ export function registerCatalogueRoutes(app: App, { catalogueService: service, c
         tags,
         summary: "Import tools from an OpenAPI 3.0/3.1 document",
         description:
-          `The document is at most ${MAX_OPENAPI_DOCUMENT_BYTES} bytes; local $refs are inlined where operations use them, remote ones never fetched. GET operations become read tools of low risk; ` +
+          `The document is at most ${formatByteLimit(MAX_OPENAPI_DOCUMENT_BYTES)} (413 payload_too_large past it, details.limit_bytes); local $refs are inlined where operations use them, remote ones never fetched. GET operations become read tools of low risk; ` +
           "POST, PUT, PATCH and DELETE become write tools of high risk (so they need approval by default; PATCH the tool to change it). Arguments come from the path, " +
           "query and header parameters and a JSON request body (argument `body`). `dry_run=true` answers what would be created and stores nothing. " +
           "All or nothing: 409 conflict when a name is taken, 422 invalid_declaration when the document cannot be imported. `skipped` lists operations left out and why. " +

@@ -17,6 +17,7 @@ import type { ProviderDeclaration, ToolDeclaration } from "../providers/declarat
 import type { createDeclarationChecks } from "./declaration-checks.js";
 import { invalidDeclaration, storedProviderProblem } from "./declaration-checks.js";
 import type { FieldProblem } from "../shared/validation-issues.js";
+import { formatByteLimit } from "../shared/byte-sizes.js";
 import { assertRoomFor, importRefusal } from "./catalogue-limits.js";
 import { mergePatch } from "./merge-patch.js";
 import type { OpenApiImporter } from "./openapi-import-runner.js";
@@ -27,6 +28,17 @@ export type DeclarationPatch = { env?: CatalogueEnv | undefined; declaration?: R
 export type ImportInput = { document: unknown; operation_ids?: string[] | undefined; env?: CatalogueEnv | undefined };
 
 export const MAX_OPENAPI_DOCUMENT_BYTES = 2 * 1024 * 1024;
+
+const MAX_NAMED_IN_MESSAGE = 10;
+
+/** `tool "a" already exists`, `tools "a", "b" and "c" already exist`; past ten names, "… and 40 more" (`details.names` lists them all). */
+export function toolsAlreadyExist(names: readonly string[]): string {
+  const quoted = names.slice(0, MAX_NAMED_IN_MESSAGE).map((name) => `"${name}"`);
+  if (names.length === 1) return `tool ${quoted[0]} already exists`;
+  const rest = names.length - quoted.length;
+  const listed = rest > 0 ? `${quoted.join(", ")} and ${rest.toLocaleString("en-US")} more` : `${quoted.slice(0, -1).join(", ")} and ${quoted.at(-1)}`;
+  return `tools ${listed} already exist`;
+}
 
 type CatalogueServiceDeps = {
   store: Pick<Store, "db" | "lock" | "transaction">;
@@ -109,7 +121,7 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
 
   async function refuseTakenNames(tenantId: string, names: string[]) {
     const taken = [...names.filter(builtInTool), ...(await queries.existingToolNames(tenantId, names))];
-    if (taken.length) throw new BrokerError("conflict", `tool ${taken.map((n) => `"${n}"`).join(", ")} already exists`, { names: taken });
+    if (taken.length) throw new BrokerError("conflict", toolsAlreadyExist(taken), { names: taken });
   }
 
   return {
@@ -203,7 +215,11 @@ export function createCatalogueService({ store, queries, checks, catalogue, audi
     async importOpenApi(tenantId: string, providerId: string, input: ImportInput, options: { dryRun: boolean; actor: AuditActor }) {
       await requireToolProvider(tenantId, providerId);
       const size = typeof input.document === "string" ? Buffer.byteLength(input.document) : Buffer.byteLength(JSON.stringify(input.document));
-      if (size > MAX_OPENAPI_DOCUMENT_BYTES) throw new BrokerError("payload_too_large", `the OpenAPI document is ${size} bytes; at most ${MAX_OPENAPI_DOCUMENT_BYTES} are imported`);
+      if (size > MAX_OPENAPI_DOCUMENT_BYTES) {
+        throw new BrokerError("payload_too_large", `the OpenAPI document is ${formatByteLimit(size)}, larger than the ${formatByteLimit(MAX_OPENAPI_DOCUMENT_BYTES)} imported`, {
+          limit_bytes: MAX_OPENAPI_DOCUMENT_BYTES,
+        });
+      }
       // Parsed, converted and checked on a worker thread: the request thread only stores the result.
       // One at a time per tenant, so that one tenant cannot fill the threads' queue ahead of everyone else.
       if (importing.has(tenantId)) {

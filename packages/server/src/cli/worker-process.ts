@@ -3,6 +3,7 @@ import { pino } from "pino";
 import { createServices } from "../app.js";
 import type { Config } from "../config.js";
 import { censorChildBindings, REQUEST_LOG_OPTIONS } from "../http/request-log.js";
+import { readableLogStream } from "../http/readable-log.js";
 import { openRuntime } from "../runtime.js";
 import { lockSqliteInstance } from "../store/instance-lock.js";
 
@@ -12,7 +13,7 @@ export async function runWorkerProcess(config: Config): Promise<void> {
   const runtime = await openRuntime(config);
   const services = await createServices(runtime);
   // `serve`'s log options: what a failed delivery logs is censored by the same rules.
-  const log = pino({ level: config.logLevel, base: { component: "webhook-delivery" }, ...REQUEST_LOG_OPTIONS });
+  const log = pino({ level: config.logLevel, base: { component: "webhook-delivery" }, ...REQUEST_LOG_OPTIONS }, config.logFormat === "pretty" ? readableLogStream() : undefined);
   censorChildBindings(log);
   services.webhooks.worker.start(log);
   services.approvalOutbox.start(log.child({ component: "approval-outbox" }));

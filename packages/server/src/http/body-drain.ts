@@ -17,14 +17,6 @@ export const DRAIN_MAX_BYTES = 8 * 1024 * 1024;
 /** How long a connection may keep sending an unread body after the answer. */
 export const DRAIN_MAX_MS = 5_000;
 
-/** "1 MiB", "16 KiB", "1500 bytes": a limit as people read it. */
-export function formatBytes(bytes: number): string {
-  for (const [unit, size] of [["MiB", 1024 * 1024], ["KiB", 1024]] as const) {
-    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
-  }
-  return `${bytes} bytes`;
-}
-
 /** The limit the body parser applied to this request (the route's, else the server's). */
 export const bodyLimitOf = (request: FastifyRequest): number => request.routeOptions.bodyLimit;
 

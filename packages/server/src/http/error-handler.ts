@@ -3,12 +3,15 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { BrokerError, type ErrorCode } from "../errors.js";
 import { describeIssues, type ValidationIssue } from "../shared/validation-issues.js";
 import { databaseUnavailableReason } from "../store/database-errors.js";
-import { bodyLimitOf, formatBytes, keepConnectionToDrain } from "./body-drain.js";
+import { bodyLimitOf, keepConnectionToDrain } from "./body-drain.js";
+import { formatByteLimit } from "../shared/byte-sizes.js";
 import { errorPageFor, sendPage, wantsHtml } from "./html-page.js";
+import { noteOnRequestLine } from "./request-log.js";
 
 type Envelope = { ok: false; error: { code: string; message: string; details?: Record<string, unknown>; request_id?: string } };
 
 export function sendError(reply: FastifyReply, status: number, code: ErrorCode | string, message: string, details?: Record<string, unknown>) {
+  noteOnRequestLine(reply.request, { error_code: code });
   // The same error, as a page, for a person's browser on a browser route (the request id is in the header).
   if (wantsHtml(reply.request)) return sendPage(reply, status, errorPageFor(reply.request, status, code, message));
   const body: Envelope = { ok: false, error: { code, message, ...(details ? { details } : {}), request_id: String(reply.request.id) } };
@@ -52,7 +55,30 @@ const echoedPath = (url: string) => {
 function sendBodyTooLarge(request: FastifyRequest, reply: FastifyReply) {
   const limit = bodyLimitOf(request);
   keepConnectionToDrain(request, reply);
-  return sendError(reply, 413, "payload_too_large", `the request body exceeds ${formatBytes(limit)}`, { limit_bytes: limit });
+  return sendError(reply, 413, "payload_too_large", `the request body is larger than ${formatByteLimit(limit)}, this route's limit`, { limit_bytes: limit });
+}
+
+/**
+ * A BrokerError of 5xx is an answer the broker chose, not a bug: an upstream answered an error,
+ * timed out or could not be reached, the vault is away. None is logged with a stack. An
+ * upstream's 4xx (a repository that does not exist, say) is the vendor's expected answer: the
+ * request's own line says it (`upstream_status`). Anything else is one warn line besides (code,
+ * status, the upstream's status, the reason); only an underlying failure the error wraps
+ * (`cause`, e.g. the vault's storage failing) is written with its stack.
+ */
+function logServerSideAnswer(request: FastifyRequest, error: BrokerError) {
+  const { upstream_status: upstreamStatus, reason } = (error.details ?? {}) as { upstream_status?: unknown; reason?: unknown };
+  if (upstreamStatus !== undefined) noteOnRequestLine(request, { error_code: error.code, upstream_status: upstreamStatus });
+  const vendorsAnswer = typeof upstreamStatus === "number" && upstreamStatus >= 400 && upstreamStatus < 500;
+  if (vendorsAnswer && error.cause === undefined) return;
+  const fields = {
+    code: error.code,
+    status: error.status,
+    ...(upstreamStatus !== undefined ? { upstream_status: upstreamStatus } : {}),
+    ...(reason !== undefined ? { reason } : {}),
+    ...(error.cause !== undefined ? { err: error.cause } : {}),
+  };
+  request.log.warn(fields, error.message);
 }
 
 export function registerErrorHandling(app: FastifyInstance) {
@@ -65,7 +91,7 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (databaseDown) return sendDatabaseUnavailable(request, reply, databaseDown);
     if (error instanceof BrokerError) {
       if (error.headers) reply.headers(error.headers);
-      if (error.status >= 500) request.log.warn({ code: error.code, err: error.cause ?? error }, error.message);
+      if (error.status >= 500) logServerSideAnswer(request, error);
       return sendError(reply, error.status, error.code, error.message, error.details);
     }
     if ("validation" in error && Array.isArray(error.validation)) {

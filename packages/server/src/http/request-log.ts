@@ -15,17 +15,33 @@ function requestLogSerializer(request: FastifyRequest) {
   return { id: request.id, method: request.method, path: request.url.split("?")[0]!.replace(LINK_TOKEN, "/$1…") };
 }
 
+/** What a request's line says beyond the usual fields, noted while it was answered. */
+const NOTED = new WeakMap<FastifyRequest, Record<string, unknown>>();
+
+/**
+ * Adds fields to the request's one line: the error code it answered with, an upstream's status.
+ * An expected refusal is said there rather than in a line of its own.
+ */
+export function noteOnRequestLine(request: FastifyRequest, fields: Record<string, unknown>) {
+  NOTED.set(request, { ...NOTED.get(request), ...fields });
+}
+
 /**
  * One info line per request, when it completes: request id (the child logger's `reqId`), method,
- * path, status and duration. Fastify's own "incoming request" line is dropped (a request that
- * fails still logs Fastify's "request errored" line).
+ * path, status and duration, and what was noted (the error code of an error answer). Fastify's
+ * own "incoming request" line is dropped. A response that could not be written (the client went
+ * away mid-answer) is one warn line naming why, without a stack: the socket's failure is not a
+ * fault of the broker's to debug.
  */
 export class OneLinePerRequest extends LogController {
   override incomingRequest() {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
-    if (error) return super.requestCompleted(error, request, reply);
-    reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, "request completed");
+    if (error) {
+      reply.log.warn({ req: request, res: reply, responseTime: reply.elapsedTime, ...NOTED.get(request), error: error.message }, "request errored");
+      return;
+    }
+    reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime, ...NOTED.get(request) }, "request completed");
   }
 }
 

@@ -82,10 +82,12 @@ function headersOf(request: FastifyRequest): Headers {
   return headers;
 }
 
+/** The SDK's answer as it is; one without a body (202 to a notification) stays empty, never a JSON `null`. */
 function sendWebResponse(reply: FastifyReply, response: Response) {
   reply.code(response.status);
   response.headers.forEach((value, name) => void reply.header(name, value));
-  return reply.send(response.body ? Readable.fromWeb(response.body as import("node:stream/web").ReadableStream) : null);
+  if (!response.body) return reply.send();
+  return reply.send(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream));
 }
 
 export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps) {

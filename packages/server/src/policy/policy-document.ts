@@ -73,7 +73,15 @@ const RuleApproval = Type.Object(
 export const PolicyRule = Type.Object(
   {
     id: Type.String({ pattern: "^[A-Za-z0-9_.:-]{1,100}$" }),
-    description: Type.Optional(Type.String({ maxLength: 500 })),
+    description: Type.Optional(Type.String({ maxLength: 500, description: "For the tenant's own people: never shown to callers" })),
+    reason: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 500,
+        description:
+          "Only on deny rules: what the caller is told when this rule refuses a call, in the message and `details.reason` of 403 policy_denied (over MCP, in the text the model reads)",
+      }),
+    ),
     effect: StringEnum(POLICY_EFFECTS),
     tools: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 100, description: "Tool names or globs like scm.*; default all tools" })),
     agent_apps: Type.Optional(Type.Array(Uuid, { minItems: 1, maxItems: 100, description: "Agent app ids; default all" })),
@@ -114,6 +122,7 @@ export function validateRules(rules: PolicyRule[], knownTools: string[], knownMe
       if (!knownTools.some((name) => matcher.test(name))) throw fault(`${at}/tools/${j}`, `matches no known tool ("${pattern}")`);
     });
     if (rule.approval && rule.effect !== "require_approval") throw fault(`${at}/approval`, "is only allowed on require_approval rules");
+    if (rule.reason !== undefined && rule.effect !== "deny") throw fault(`${at}/reason`, "is only allowed on deny rules");
     const { ttl_seconds: ttl, remind_before_seconds: remind } = rule.approval ?? {};
     if (ttl !== undefined && remind !== undefined && remind >= ttl) throw fault(`${at}/approval/remind_before_seconds`, "must be less than ttl_seconds");
     const approvers = rule.approval?.approvers;

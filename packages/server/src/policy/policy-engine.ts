@@ -17,6 +17,8 @@ export type PolicyDecision = {
   reason: "rule" | "default_low_risk" | "default_high_risk";
   /** The deciding rule's approval block, when it requires an approval and has one. */
   approval?: RuleApproval | undefined;
+  /** The deciding deny rule's `reason`, which its refusal says to the caller (policy/policy-denial.ts). */
+  denialReason?: string | undefined;
 };
 /** `endUserId` is the end user the call acts for, null for none: required so no caller can forget it and slip past an `end_users` rule. */
 export type PolicyRequest = { toolName: string; risk: ToolRisk; agentAppId: string; endUserId: string | null; arguments: unknown };
@@ -82,7 +84,7 @@ export function compilePolicy(version: number, rules: PolicyRule[], caseInsensit
       for (const entry of compiled) {
         const match = entry.matches(request, caseInsensitive);
         if (match === "fails") continue;
-        const candidate: PolicyDecision = { effect: entry.rule.effect, rule_id: entry.rule.id, reason: "rule", approval: entry.rule.approval };
+        const candidate: PolicyDecision = { effect: entry.rule.effect, rule_id: entry.rule.id, reason: "rule", approval: entry.rule.approval, denialReason: entry.rule.reason };
         decision = stricter(decision, candidate);
         if (match === "holds" || decision.effect === "deny") return decision;
       }

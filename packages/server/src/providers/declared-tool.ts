@@ -5,6 +5,7 @@
  * its provider's base URL (the upstream client confines every path to it).
  */
 import { BrokerError } from "../errors.js";
+import { formatByteLimit } from "../shared/byte-sizes.js";
 import { memoizeByKey } from "../shared/memo.js";
 import type { ToolDefinition, ToolHooks } from "./provider-types.js";
 import type { UpstreamRequest, UpstreamResponse } from "./upstream-client.js";
@@ -44,7 +45,7 @@ function argumentText(filling: Filling, name: string): string {
   }
   filling.left -= text.length;
   if (filling.left < 0) {
-    throw new BrokerError("invalid_tool_args", `the arguments fill this tool's request with more than ${MAX_FILLED_ARGUMENT_BYTES} bytes`, {
+    throw new BrokerError("invalid_tool_args", `the arguments fill this tool's request with more than ${formatByteLimit(MAX_FILLED_ARGUMENT_BYTES)}, the most one request may carry`, {
       reason: "request_too_large",
       limit: MAX_FILLED_ARGUMENT_BYTES,
       fields: [{ field: `/${name}`, message: "makes the request too large" }],

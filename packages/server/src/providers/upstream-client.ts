@@ -5,6 +5,7 @@
 import { Agent, fetch as undiciFetch, type Dispatcher } from "undici";
 import { BrokerError } from "../errors.js";
 import { localhostFirstLookup, type LookupFunction } from "../shared/loopback.js";
+import { formatByteLimit } from "../shared/byte-sizes.js";
 import { memoizeByKey } from "../shared/memo.js";
 import type { UrlSafety } from "../shared/url-safety.js";
 
@@ -181,7 +182,7 @@ function exchange(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, t
       },
       onResponseData(_controller, chunk) {
         size += chunk.length;
-        if (size > MAX_UPSTREAM_RESPONSE_BYTES) fail(new BrokerError("upstream_error", `the upstream response exceeded ${MAX_UPSTREAM_RESPONSE_BYTES} bytes`, { reason: "too_large" }));
+        if (size > MAX_UPSTREAM_RESPONSE_BYTES) fail(new BrokerError("upstream_error", `the upstream response is larger than ${formatByteLimit(MAX_UPSTREAM_RESPONSE_BYTES)}, the most the broker reads`, { reason: "too_large", limit_bytes: MAX_UPSTREAM_RESPONSE_BYTES }));
         else chunks.push(chunk);
       },
       onResponseEnd() {

@@ -4,7 +4,7 @@
  * signature check, not one per call.
  */
 import { randomUUID } from "node:crypto";
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
+import { createLocalJWKSet, decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import type { Clock } from "../clock.js";
 import { isEndUserId } from "../shared/end-user-id.js";
 import { unauthorized } from "../errors.js";
@@ -17,6 +17,12 @@ export const BROKER_JWT_TYPE = "broker+jwt";
 export type BrokerPrincipal = { tenantId: TenantId; agentAppId: AgentAppId; env: TestOrLive; endUserId: string | null; jti: string; expiresAt: number };
 
 const MAX_CACHED_TOKENS = 50_000;
+
+/**
+ * One sentence for an expired token, whether its verification was cached or not, and so over REST
+ * and MCP alike. jose reports expiry only for a token whose signature it checked.
+ */
+export const EXPIRED_TOKEN_MESSAGE = "the broker token has expired; mint a new one with POST /v1/broker/token";
 
 type BrokerJwtDeps = { signingKeys: SigningKeys; clock: Clock; issuer: string; ttlSeconds: number };
 
@@ -75,13 +81,13 @@ export function createBrokerJwts({ signingKeys, clock, issuer, ttlSeconds }: Bro
       if (hit) {
         if (hit.expiresAt > now) return hit;
         verified.delete(token);
-        throw unauthorized("the broker token has expired");
+        throw unauthorized(EXPIRED_TOKEN_MESSAGE);
       }
       let payload;
       try {
         ({ payload } = await verifySignature(token));
-      } catch {
-        throw unauthorized("the broker token is invalid or expired");
+      } catch (error) {
+        throw unauthorized(error instanceof joseErrors.JWTExpired ? EXPIRED_TOKEN_MESSAGE : "the broker token is invalid");
       }
       const { tenant_id, agent_app_id, env, end_user_id } = payload as Record<string, unknown>;
       if (typeof tenant_id !== "string" || typeof agent_app_id !== "string" || (env !== "test" && env !== "live")) {

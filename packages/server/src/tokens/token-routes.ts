@@ -5,11 +5,15 @@ import type { AuditLog } from "../audit/audit-log.js";
 import { BrokerError } from "../errors.js";
 import type { ControlKeyCredential } from "../http/credentials.js";
 import type { RateLimiter } from "../http/rate-limit.js";
-import { EndUserId, EnvSchema, errorResponses, Uuid } from "../http/schemas.js";
+import { EndUserId, errorResponses, StringEnum, Uuid } from "../http/schemas.js";
 import type { BrokerJwts } from "./broker-jwt.js";
 
 const TokenRequest = Type.Object(
-  { agent_app_id: Uuid, env: EnvSchema, end_user_id: Type.Optional(EndUserId) },
+  {
+    agent_app_id: Uuid,
+    env: Type.Optional(StringEnum(["test", "live"] as const, { description: "Optional: the control key's env (`test` for a bk_test_ key, `live` for bk_live_); the other one is 403 environment_mismatch" })),
+    end_user_id: Type.Optional(EndUserId),
+  },
   {
     additionalProperties: false,
     description:
@@ -23,7 +27,7 @@ const TokenResponse = Type.Object({
   expires_in: Type.Integer({ description: "Seconds until the token expires" }),
 });
 
-type TokenBody = { agent_app_id: string; env: "test" | "live"; end_user_id?: string };
+type TokenBody = { agent_app_id: string; env?: "test" | "live"; end_user_id?: string };
 
 type TokenRouteDeps = {
   brokerJwts: BrokerJwts;
@@ -40,7 +44,8 @@ export function registerTokenRoutes(app: FastifyInstance, deps: TokenRouteDeps) 
       schema: {
         tags: ["tokens"],
         summary: "Mint a short-lived broker JWT for an agent app",
-        description: "Control key only. A bk_test_ key mints env `test` only, a bk_live_ key env `live` only (403 environment_mismatch).",
+        description:
+          "Control key only. The token's env is the key's: a bk_test_ key mints env `test`, a bk_live_ key env `live`; `env` may be left out, and naming the other env is 403 environment_mismatch.",
         body: TokenRequest,
         response: { 200: TokenResponse, ...errorResponses(400, 401, 403, 404, 415, 429, 503) },
       },
@@ -54,12 +59,14 @@ export function registerTokenRoutes(app: FastifyInstance, deps: TokenRouteDeps) 
   );
 
   async function mint(credential: ControlKeyCredential, body: TokenBody) {
-    if (body.env !== credential.env) {
-      throw new BrokerError("environment_mismatch", `a bk_${credential.env}_ key cannot mint tokens for env "${body.env}"`);
+    // The key's prefix says its env; a body naming it too must agree.
+    const env = body.env ?? credential.env;
+    if (env !== credential.env) {
+      throw new BrokerError("environment_mismatch", `a bk_${credential.env}_ key cannot mint tokens for env "${env}"`);
     }
     const agentApp = await deps.agentApps.get(credential.tenantId, body.agent_app_id);
     if (agentApp.status !== "active") throw new BrokerError("forbidden", "the agent app is disabled");
-    const { token, expiresIn } = await deps.brokerJwts.mint({ tenantId: credential.tenantId, agentAppId: agentApp.id, env: body.env, endUserId: body.end_user_id });
+    const { token, expiresIn } = await deps.brokerJwts.mint({ tenantId: credential.tenantId, agentAppId: agentApp.id, env, endUserId: body.end_user_id });
     await deps.audit.append({
       tenantId: credential.tenantId,
       actor: { type: "control_key", id: credential.keyId },
@@ -67,7 +74,7 @@ export function registerTokenRoutes(app: FastifyInstance, deps: TokenRouteDeps) 
       target: { type: "agent_app", id: agentApp.id },
       agentAppId: agentApp.id,
       endUserId: body.end_user_id ?? null,
-      data: { env: body.env, expires_in: expiresIn, ...(body.end_user_id ? { end_user_id: body.end_user_id } : {}) },
+      data: { env, expires_in: expiresIn, ...(body.end_user_id ? { end_user_id: body.end_user_id } : {}) },
     });
     return { access_token: token, token_type: "Bearer" as const, expires_in: expiresIn };
   }

@@ -15,6 +15,7 @@ import { BrokerError } from "../errors.js";
 import type { InvocationReader } from "../invocations/invocation-reader.js";
 import type { InvocationSeals } from "../invocations/invocation-seals.js";
 import type { PolicyService } from "../policy/policy-service.js";
+import { deniedByRule } from "../policy/policy-denial.js";
 import { fingerprint } from "../shared/canonical-json.js";
 import { redactArguments } from "./scrub.js";
 
@@ -37,7 +38,7 @@ export function createApprovalEditCheck({ catalogue, policies, seals, requestedA
     const policy = await policies.current(approval.tenantId, approval.env);
     const decision = policy.evaluate({ toolName: entry.tool.name, risk: entry.tool.risk, agentAppId: approval.agentAppId, endUserId: approval.endUserId, arguments: args });
     if (decision.effect === "deny") {
-      throw new BrokerError("approval_edit_refused", `policy rule "${decision.rule_id}" denies the edited call`, { reason: "policy_denied", rule_id: decision.rule_id });
+      throw new BrokerError("approval_edit_refused", deniedByRule(decision, "the edited call"), { reason: "policy_denied", rule_id: decision.rule_id });
     }
     // The edited call must still need this approval, under the rule that asked for it: an edit that
     // policy would allow without approval, or send to another rule, escapes the rule's approvers.

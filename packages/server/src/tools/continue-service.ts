@@ -7,6 +7,7 @@ import type { ApprovalService } from "../approvals/approval-service.js";
 import type { Clock } from "../clock.js";
 import { BrokerError, notFound } from "../errors.js";
 import type { PolicyService } from "../policy/policy-service.js";
+import { policyDenied } from "../policy/policy-denial.js";
 import { actingFor, canSee, type ActingCaller, type Caller } from "../invocations/caller.js";
 import type { CredentialHandle, CredentialResolution } from "./credential-resolution.js";
 import { IN_PROGRESS_STALE_MS } from "../invocations/idempotency.js";
@@ -64,7 +65,7 @@ export function createContinueService(deps: ContinueDeps) {
     const policy = await deps.policies.current(invocation.tenantId, invocation.env);
     const decision = policy.evaluate({ toolName: invocation.toolName, risk: entry.tool.risk, agentAppId: invocation.agentAppId, endUserId: invocation.endUserId, arguments: args });
     if (decision.effect !== "deny") return;
-    const error = new BrokerError("policy_denied", `policy rule "${decision.rule_id}" denies this call`, { rule_id: decision.rule_id, invocation_id: invocation.id });
+    const error = policyDenied(decision, { invocation_id: invocation.id });
     await lifecycle.denyWaiting(invocation, caller, error);
     throw error;
   }
@@ -98,9 +99,13 @@ export function createContinueService(deps: ContinueDeps) {
       if (!invocation || !canSee(caller, invocation)) throw notFound("invocation");
       const { tenantId, id, status } = invocation;
       if (status === "succeeded" || status === "failed" || status === "unknown") return deps.replay.replay(tenantId, id);
-      if (status === "denied") throw new BrokerError("policy_denied", "this call was denied", { invocation_id: id });
       // Looked up by invocation: the waiting invocation is written before it knows its approval's id.
-      const approval = status === "awaiting_approval" || status === "sending" ? await deps.approvals.findForInvocation(tenantId, id) : undefined;
+      const approval = status === "awaiting_approval" || status === "sending" || status === "denied" ? await deps.approvals.findForInvocation(tenantId, id) : undefined;
+      if (status === "denied") {
+        // Asked again after a person denied it, the caller hears the same refusal, reason included.
+        if (approval?.status === "denied") deps.approvals.assertUsable(approval);
+        throw new BrokerError("policy_denied", "this call was denied", { invocation_id: id });
+      }
       if (!approval) {
         throw new BrokerError("conflict", `invocation is ${status}; only calls awaiting approval can be continued`, { invocation_id: id, status });
       }

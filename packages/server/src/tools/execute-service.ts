@@ -8,6 +8,7 @@ import type { ApprovalService } from "../approvals/approval-service.js";
 import { BrokerError } from "../errors.js";
 import { uuidv7 } from "../ids.js";
 import type { PolicyDecision } from "../policy/policy-engine.js";
+import { policyDenied } from "../policy/policy-denial.js";
 import type { PolicyService } from "../policy/policy-service.js";
 import { fingerprint } from "../shared/canonical-json.js";
 import type { ActingCaller, Caller } from "../invocations/caller.js";
@@ -24,6 +25,8 @@ import type { CatalogueTool, ScopedTools, ToolCatalogue } from "../catalogue/too
 import type { ExecuteBody } from "./tool-schemas.js";
 
 export type ExecuteRequest = Static<typeof ExecuteBody>;
+/** A request as the pipeline sees it: arguments left out are `{}`. */
+type ExecuteCall = ExecuteRequest & { arguments: Record<string, unknown> };
 /** `approval`: the call ran under a person's approval, which may have edited its arguments (see ApprovalNote). */
 export type ExecuteResult = { invocation_id: string; result: unknown; approval?: ApprovalNote; replayed: boolean };
 
@@ -76,7 +79,7 @@ export function createExecuteService(deps: ExecuteDeps) {
   });
 
   /** Tool, arguments and handle: any fault here is the caller's and is recorded as rejected. */
-  async function admit(call: CallDescription, body: ExecuteRequest, tools: ToolCatalogue): Promise<Admitted> {
+  async function admit(call: CallDescription, body: ExecuteCall, tools: ToolCatalogue): Promise<Admitted> {
     try {
       const entry = tools.resolve(body.tool_name);
       tools.validateArguments(entry, body.arguments);
@@ -98,13 +101,13 @@ export function createExecuteService(deps: ExecuteDeps) {
    * Policy and approval: returns the call as it may run and the arguments it sends (possibly as
    * the invocation that waited for approval, with the arguments an approver edited).
    */
-  async function authorize(call: CallDescription, entry: CatalogueTool, body: ExecuteRequest): Promise<ApprovedRun> {
+  async function authorize(call: CallDescription, entry: CatalogueTool, body: ExecuteCall): Promise<ApprovedRun> {
     const { caller } = call;
     const policy = await deps.policies.current(caller.tenantId, caller.env);
     const judge = (args: Record<string, unknown>) =>
       policy.evaluate({ toolName: entry.tool.name, risk: entry.tool.risk, agentAppId: caller.agentAppId, endUserId: caller.endUserId, arguments: args });
     const decision = judge(body.arguments);
-    if (decision.effect === "deny") return refuse(call, policyDenied(decision.rule_id), { denied: true });
+    if (decision.effect === "deny") return refuse(call, policyDenied(decision), { denied: true });
     // A call that needs no approval runs on its own merits: an approval_id it carries is neither
     // checked, consumed nor recorded (the policy may have changed since the approval was asked for).
     if (decision.effect === "allow") return { call, args: body.arguments };
@@ -129,7 +132,7 @@ export function createExecuteService(deps: ExecuteDeps) {
       const run = await approvedRun(requested, approval, deps.seals);
       // An edited call meets policy too: a deny rule it falls under (one added since the decision, say) wins.
       const edited = run.call.approvalEdit ? judge(run.args) : undefined;
-      if (edited?.effect === "deny") throw policyDenied(edited.rule_id);
+      if (edited?.effect === "deny") throw policyDenied(edited);
       if (await lifecycle.start({ ...run.call, approvalId: approval.id }, { claimedAs: call.invocationId })) return run;
       throw (await deps.approvals.whyNotConsumed(approval.id)) ?? new BrokerError("approval_already_used", "the approval was already used for one call", { approval_id: approval.id });
     } catch (error) {
@@ -157,7 +160,7 @@ export function createExecuteService(deps: ExecuteDeps) {
       // A tool named by its MCP name or a provider alias runs, is checked by policy and is recorded
       // under its dotted name. The request sees one view of the catalogue throughout.
       const { tools: catalogue } = await deps.catalogue.view(caller);
-      const body = { ...named, tool_name: catalogue.canonicalName(named.tool_name) ?? named.tool_name };
+      const body: ExecuteCall = { ...named, tool_name: catalogue.canonicalName(named.tool_name) ?? named.tool_name, arguments: named.arguments ?? {} };
       const invocationId = uuidv7();
       const scope = body.idempotency_key
         ? { tenantId: caller.tenantId, env: caller.env, agentAppId: caller.agentAppId, endUserId: caller.endUserId, key: body.idempotency_key }
@@ -206,8 +209,6 @@ export function createExecuteService(deps: ExecuteDeps) {
  * naming them and the broker JWT that carries them as claims send the same request.
  */
 const requestFingerprintOf = (body: ExecuteRequest) => fingerprint({ ...body, idempotency_key: undefined, agent_app_id: undefined, end_user_id: undefined });
-
-const policyDenied = (ruleId: string | null) => new BrokerError("policy_denied", `policy rule "${ruleId}" denies this call`, { rule_id: ruleId });
 
 const handleIds = (handle: CredentialHandle) =>
   handle.kind === "oauth2" ? { connectionId: handle.connectionId, secretItemId: null } : { connectionId: null, secretItemId: handle.secretItemId };

@@ -90,7 +90,7 @@ export function registerToolRoutes(app: App, deps: ToolRouteDeps) {
         description:
           "404 not_found: unknown tool, or a handle not in this tenant. 422: invalid_request (body), invalid_tool_args (arguments vs the tool's schema; details.reason request_too_large when they would fill a declared tool's request past 2 MiB), " +
           "credential_required (acting for an end user, the webhook event connection.required tells your backend), credential_mismatch (other provider or env), connection_unusable (revoked or expired: reconnect; details.reason origin_changed when the provider no longer has the origins the credential was issued for, and nothing was sent; refresh_interrupted after a refresh cut short by a crash). " +
-          "403 policy_denied. 409 approval_required (details: approval_id, invocation_id, expires_at), approval_* on re-execute, " +
+          "403 policy_denied (details.rule_id for a deny rule, details.approval_id for a denied approval; details.reason, when present, is the rule's `reason` or the approver's, also at the end of the message). 409 approval_required (details: approval_id, invocation_id, expires_at), approval_* on re-execute, " +
           "idempotency_key_reused, request_in_progress, outcome_unknown (the broker stopped while sending this write, or this approved call, under the key; never re-sent). " +
           "502 upstream_error (details.upstream_status; details.reason unexpected_response for a 2xx body the tool does not understand; " +
           "response_too_large with details.limit for an answer whose mapping would take more than 200,000 element × field steps or whose result would hold more than 100,000 values). " +

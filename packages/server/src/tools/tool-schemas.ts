@@ -11,7 +11,13 @@ export const ExecuteBody = Type.Object(
       maxLength: 200,
       description: "`<provider>.<operation>`, e.g. scm.get_authenticated_user; its MCP name (`scm_get_authenticated_user`) and a provider alias (`github.get_authenticated_user`) name the same tool",
     }),
-    arguments: Type.Object({}, { additionalProperties: true, description: "The tool's arguments (see GET /v1/tools); may be empty" }),
+    arguments: Type.Optional(
+      Type.Object({}, {
+        additionalProperties: true,
+        default: {},
+        description: "The tool's arguments (see GET /v1/tools). Optional: left out, they are `{}`, and a tool with required arguments answers 422 invalid_tool_args naming them",
+      }),
+    ),
     connected_account_id: Type.Optional(NullableUuid),
     secret_item_id: Type.Optional(NullableUuid),
     idempotency_key: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 255 }), Type.Null()])),

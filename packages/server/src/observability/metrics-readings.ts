@@ -52,23 +52,33 @@ export function cachedReading(read: () => Promise<number>, timing: ReadingTiming
 }
 
 export function registerReadings(registry: Registry, sources: MetricsReadingSources, timing: ReadingTiming = DEFAULT_READING_TIMING) {
-  const readingOk = new Gauge({ name: `${METRIC_PREFIX}metrics_reading_ok`, help: "1 when the last scrape-time reading answered in time, 0 when it failed or timed out", labelNames: ["reading"], registers: [registry] });
-  const gaugeFromQuery = (name: string, help: string, reading: string, read: () => Promise<number>) => {
-    const current = cachedReading(read, timing);
+  const readings = {
+    approvals_pending: { help: "Approvals waiting for a decision (all tenants)", current: cachedReading(sources.pendingApprovals, timing) },
+    webhook_deliveries_pending: { help: "Webhook deliveries not yet delivered or given up (the delivery backlog)", current: cachedReading(sources.pendingWebhookDeliveries, timing) },
+    events_undispatched: { help: "Events in the outbox not yet fanned out to webhook endpoints", current: cachedReading(sources.undispatchedEvents, timing) },
+  };
+  for (const [name, { help, current }] of Object.entries(readings)) {
     new Gauge({
       name: METRIC_PREFIX + name,
       help,
       registers: [registry],
       async collect() {
         const value = await current();
-        readingOk.set({ reading }, value === undefined ? 0 : 1);
         if (value !== undefined) this.set(value);
       },
     });
-  };
-  gaugeFromQuery("approvals_pending", "Approvals waiting for a decision (all tenants)", "approvals_pending", sources.pendingApprovals);
-  gaugeFromQuery("webhook_deliveries_pending", "Webhook deliveries not yet delivered or given up (the delivery backlog)", "webhook_deliveries_pending", sources.pendingWebhookDeliveries);
-  gaugeFromQuery("events_undispatched", "Events in the outbox not yet fanned out to webhook endpoints", "events_undispatched", sources.undispatchedEvents);
+  }
+  // Each gauge and this one await the same cached reading: one query per reading and interval.
+  new Gauge({
+    name: `${METRIC_PREFIX}metrics_reading_ok`,
+    help: "1 when a scrape-time reading answered in time, 0 when it failed or timed out (its gauge then keeps its last value)",
+    labelNames: ["reading"],
+    registers: [registry],
+    async collect() {
+      const answered = await Promise.all(Object.values(readings).map(({ current }) => current()));
+      Object.keys(readings).forEach((reading, index) => this.set({ reading }, answered[index] === undefined ? 0 : 1));
+    },
+  });
 
   new Counter({
     name: `${METRIC_PREFIX}db_transaction_retries_total`,

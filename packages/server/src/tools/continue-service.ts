@@ -34,7 +34,7 @@ type ContinueDeps = {
   credentialResolution: CredentialResolution;
   perform: Perform;
   replay: InvocationReplay;
-  metrics: Pick<Metrics, "startToolCall" | "policyDecision">;
+  metrics: Pick<Metrics, "startToolCall">;
 };
 
 export function createContinueService(deps: ContinueDeps) {
@@ -68,7 +68,6 @@ export function createContinueService(deps: ContinueDeps) {
     const entry = (await deps.catalogue.view(invocation)).tools.resolve(invocation.toolName);
     const policy = await deps.policies.current(invocation.tenantId, invocation.env);
     const decision = policy.evaluate({ toolName: invocation.toolName, risk: entry.tool.risk, agentAppId: invocation.agentAppId, endUserId: invocation.endUserId, arguments: args });
-    deps.metrics.policyDecision(decision.effect);
     if (decision.effect !== "deny") return;
     const error = new BrokerError("policy_denied", `policy rule "${decision.rule_id}" denies this call`, { rule_id: decision.rule_id, invocation_id: invocation.id });
     await lifecycle.denyWaiting(invocation, caller, error);

@@ -108,6 +108,7 @@ export function createExecuteService(deps: ExecuteDeps) {
     const judge = (args: Record<string, unknown>) =>
       policy.evaluate({ toolName: entry.tool.name, risk: entry.tool.risk, agentAppId: caller.agentAppId, endUserId: caller.endUserId, arguments: args });
     const decision = judge(body.arguments);
+    // The decision a call meets as it arrives (continue's re-check of an approved call is not counted again).
     deps.metrics.policyDecision(decision.effect);
     if (decision.effect === "deny") return refuse(call, policyDenied(decision.rule_id), { denied: true });
     // A call that needs no approval runs on its own merits: an approval_id it carries is neither

@@ -42,7 +42,7 @@ describe("GET /metrics in production", () => {
 
   it("answers 404 with the envelope while no BROKER_METRICS_TOKEN is configured, whatever the request carries", async () => {
     const broker = await start({});
-    for (const headers of [{}, { authorization: "Bearer anything-at-all-0123456789abcdef" }]) {
+    for (const headers of [{}, { authorization: "Bearer anything-at-all-0123456789abcdef" }] as Record<string, string>[]) {
       const response = await scrape(broker.url, headers);
       expect(response.status).toBe(404);
       expect(JSON.parse(response.text)).toMatchObject({ ok: false, error: { code: "not_found" } });
@@ -52,7 +52,7 @@ describe("GET /metrics in production", () => {
   it("refuses a missing or wrong bearer with 401 and serves the right one", async () => {
     const token = metricsToken();
     const broker = await start({ BROKER_METRICS_TOKEN: token });
-    for (const headers of [{}, { authorization: `Bearer ${metricsToken()}` }, { authorization: token }, { authorization: `Basic ${token}` }]) {
+    for (const headers of [{}, { authorization: `Bearer ${metricsToken()}` }, { authorization: token }, { authorization: `Basic ${token}` }] as Record<string, string>[]) {
       const response = await scrape(broker.url, headers);
       expect(response.status).toBe(401);
       const body = JSON.parse(response.text);

@@ -5,7 +5,8 @@
  * --scenarios "execute (JWT),broker/token" (only these, besides the baseline; commas inside a name's parentheses do not split), --no-growth (skip the growth runs),
  * --runs N (measured runs per scenario, after a warm-up; the report gives each figure's median), --warmup S,
  * --node-flags "--max-semi-space-size=32" (Node/V8 flags for the broker process, for experiments),
- * --metrics off (the broker runs with BROKER_METRICS=off, to compare what the metrics cost per call; default on).
+ * --metrics off (the broker runs with BROKER_METRICS=off, to compare what the metrics cost per call; default on),
+ * --no-build (reuse dist/ as the last run built it: for runs in pairs, e.g. metrics on and off).
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -37,6 +38,7 @@ const { values: flags } = parseArgs({
     warmup: { type: "string" },
     databases: { type: "string" },
     metrics: { type: "string" },
+    "no-build": { type: "boolean" },
   },
 });
 const metricsMode = flags.metrics ?? process.env.BROKER_METRICS ?? "on";
@@ -195,7 +197,7 @@ async function benchDatabase(database: string, databaseUrl: string | undefined) 
 }
 
 async function main() {
-  if (!flags["from-source"]) {
+  if (!flags["from-source"] && !flags["no-build"]) {
     process.stderr.write("building the production bundle (tsc)…\n");
     execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
   }

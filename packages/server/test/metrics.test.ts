@@ -14,6 +14,8 @@ import { describeEachDatabase } from "./support/databases.js";
 import { call, mintBrokerToken } from "./support/http.js";
 import { connectLegacyClient } from "./support/mcp-clients.js";
 import { parseSamples, scrape, sumOf, type Sample } from "./support/metrics.js";
+import { startWebhookReceiver, type WebhookReceiver } from "./support/webhook-receiver.js";
+import { registerEndpoint } from "./support/webhooks.js";
 
 describeEachDatabase("GET /metrics after real traffic", (kind) => {
   const clock = manualClock();
@@ -21,6 +23,8 @@ describeEachDatabase("GET /metrics after real traffic", (kind) => {
   let jwt: string;
   let laterJwt: string;
   let connectionId: string;
+  let receiver: WebhookReceiver;
+  let webhookSecret: string;
   let scraped: { status: number; text: string; contentType: string | null };
   let samples: Sample[];
   const argumentCanary = `canary-${randomBytes(6).toString("hex")}`;
@@ -40,6 +44,8 @@ describeEachDatabase("GET /metrics after real traffic", (kind) => {
     connectionId = (await connectThroughBrowser(world.broker, world.tenant, "scm")).callback.body.connected_account_id;
     jwt = await mintBrokerToken(world.broker, world.tenant);
     await putPolicy(world.broker, world.tenant, [{ id: "no-listing", effect: "deny", tools: ["scm.list_repositories"] }]);
+    receiver = await startWebhookReceiver();
+    webhookSecret = (await registerEndpoint(world.broker, world.tenant, { url: receiver.url, events: ["approval.requested"] })).secret;
 
     for (let i = 0; i < 3; i += 1) expect((await run({ tool_name: "scm.get_authenticated_user" })).status).toBe(200);
     expect((await run({ tool_name: "scm.get_repository", arguments: { owner: "octocat", repo: argumentCanary } })).status).toBe(502);
@@ -58,6 +64,7 @@ describeEachDatabase("GET /metrics after real traffic", (kind) => {
     invocationIds.push(pending.invocation_id);
     expect((await decide(world.broker, world.tenant, pending.approval_id, "approve")).status).toBe(200);
     expect((await continueInvocation(world.broker, jwt, pending.invocation_id)).status).toBe(200);
+    await receiver.waitFor(1);
 
     const mcp = await connectLegacyClient(`${world.broker.url}/mcp`, jwt);
     await mcp.callTool({ name: "scm.get_authenticated_user", arguments: {} });
@@ -73,10 +80,18 @@ describeEachDatabase("GET /metrics after real traffic", (kind) => {
     for (let i = 0; i < 2; i += 1) mints.push((await call(world.broker, "POST", "/v1/broker/token", { token: world.tenant.testKey, body: { agent_app_id: world.tenant.agentAppId, env: "test" } })).status);
     expect(mints).toEqual([200, 429]);
 
-    scraped = await scrape(world.broker.url);
-    samples = parseSamples(scraped.text);
+    // The delivery's attempt is recorded right after the receiver answered it.
+    for (let tries = 0; tries < 50; tries += 1) {
+      scraped = await scrape(world.broker.url);
+      samples = parseSamples(scraped.text);
+      if (sumOf(samples, "toolbroker_webhook_delivery_attempts_total") > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }, 90_000);
-  afterAll(() => world?.close());
+  afterAll(async () => {
+    await world?.close();
+    await receiver?.close();
+  });
 
   it("answers the Prometheus text format, open outside production", () => {
     expect(scraped.status).toBe(200);
@@ -121,6 +136,8 @@ describeEachDatabase("GET /metrics after real traffic", (kind) => {
     expect(sumOf(samples, "toolbroker_upstream_errors_total", { provider: "scm", kind: "status_4xx" })).toBe(1);
     expect(sumOf(samples, "toolbroker_rate_limited_total", { limit: "token" })).toBe(1);
     expect(sumOf(samples, "toolbroker_metrics_reading_ok", { reading: "approvals_pending" })).toBe(1);
+    expect(sumOf(samples, "toolbroker_webhook_delivery_attempts_total", { outcome: "succeeded" })).toBe(1);
+    expect(sumOf(samples, "toolbroker_webhook_deliveries_pending")).toBe(0);
   });
 
   it("labels HTTP requests by route pattern, never by path", () => {
@@ -128,6 +145,16 @@ describeEachDatabase("GET /metrics after real traffic", (kind) => {
     expect(sumOf(samples, "toolbroker_http_requests_total", { route: "/v1/tools/invocations/:id/continue" })).toBe(1);
     const routes = new Set(samples.filter((s) => s.name === "toolbroker_http_requests_total").map((s) => s.labels.route));
     for (const route of routes) expect(route).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}/);
+  });
+
+  it("shows the PostgreSQL pool, and nothing of a pool on SQLite", () => {
+    const pool = samples.filter((sample) => sample.name === "toolbroker_db_pool_connections");
+    if (kind === "sqlite") {
+      expect(pool).toEqual([]);
+      return;
+    }
+    expect(sumOf(samples, "toolbroker_db_pool_connections", { state: "total" })).toBeGreaterThan(0);
+    expect(samples.some((sample) => sample.name === "toolbroker_db_pool_waiting_requests")).toBe(true);
   });
 
   it("shows Node's own metrics with the prefix, event-loop lag included", () => {
@@ -144,6 +171,7 @@ describeEachDatabase("GET /metrics after real traffic", (kind) => {
       world.tenant.testKey,
       world.tenant.liveKey,
       world.tenant.operatorToken,
+      webhookSecret,
     ];
     expect(secrets.length).toBeGreaterThan(6);
     for (const secret of secrets) expect(scraped.text.includes(secret), secret.slice(0, 8)).toBe(false);

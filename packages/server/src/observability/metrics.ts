@@ -44,7 +44,7 @@ export function createMetrics(options: MetricsOptions) {
 
   const httpRequests = counter("http_requests_total", "HTTP requests answered, by route pattern, method and status code", ["method", "route", "status_code"]);
   const httpDuration = histogram("http_request_duration_seconds", "Time to answer an HTTP request, by route pattern and method", ["method", "route"]);
-  const policyDecisions = counter("policy_decisions_total", "Policy evaluations of tool calls, by decision", ["decision"]);
+  const policyDecisions = counter("policy_decisions_total", "The policy's decision on each tool call as it arrives at execute, by decision", ["decision"]);
   const approvalsRequested = counter("approvals_requested_total", "Approvals asked for (a call parked until a person decides)");
   const approvalsDecided = counter("approvals_decided_total", "Approvals decided for good, by decision", ["decision"]);
   const approvalsExpired = counter("approvals_expired_total", "Approvals that expired undecided");
@@ -58,7 +58,7 @@ export function createMetrics(options: MetricsOptions) {
   const live = {
     enabled: true,
     registry,
-    /** `route` is the route's pattern (`/v1/tools/invocations/:invocation_id/continue`), or `unmatched`. */
+    /** `route` is the route's pattern (`/v1/tools/invocations/:id/continue`), or `unmatched`. */
     httpRequest(method: string, route: string, statusCode: number, seconds: number) {
       httpRequests.inc({ method, route, status_code: statusCode });
       httpDuration.observe({ method, route }, seconds);

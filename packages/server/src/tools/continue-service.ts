@@ -97,6 +97,7 @@ export function createContinueService(deps: ContinueDeps) {
     return deps.replay.replay(invocation.tenantId, invocation.id);
   }
 
+  /** The continue itself; `timer` hears the waiting call's tool and the upstream request's time. */
   async function continueTimed(timer: ToolCallTimer, caller: Caller, invocationId: string): Promise<ExecuteResult> {
     const invocation = await invocationQueries.find(caller.tenantId, invocationId);
     if (!invocation || !canSee(caller, invocation)) throw notFound("invocation");

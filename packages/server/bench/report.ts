@@ -4,7 +4,7 @@ import type { LoadResult } from "./load.js";
 /** `cpuMicrosPerCall`: CPU time of the measured process (the broker, or the bare proxy for the baseline) ÷ requests. */
 export type ScenarioResult = LoadResult & { database: string; scenario: string; concurrency: number; brokerRssMb: number | null; cpuMicrosPerCall: number };
 type Growth = { database: string; history: number; empty: LoadResult & { cpuMicrosPerCall: number }; after: LoadResult & { cpuMicrosPerCall: number } };
-type Report = { when: string; node: string; quick: boolean; durationSeconds: number; runs: number; warmupSeconds: number; results: ScenarioResult[]; growth: Growth[]; seconds: number };
+type Report = { when: string; node: string; metrics?: string; quick: boolean; durationSeconds: number; runs: number; warmupSeconds: number; results: ScenarioResult[]; growth: Growth[]; seconds: number };
 
 const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : "–");
 
@@ -12,7 +12,7 @@ export function renderReport(report: Report): string {
   const lines = [
     `# Toolbroker benchmark — ${report.when}`,
     "",
-    `Node ${report.node}; per scenario a ${report.warmupSeconds}s warm-up, then ${report.runs} run(s) of ${report.durationSeconds}s, each figure the median of the runs (requests, non-2xx and errors summed)${report.quick ? " (quick)" : ""}; total ${report.seconds}s.`,
+    `Node ${report.node}; metrics ${report.metrics ?? "on"} (BROKER_METRICS); per scenario a ${report.warmupSeconds}s warm-up, then ${report.runs} run(s) of ${report.durationSeconds}s, each figure the median of the runs (requests, non-2xx and errors summed)${report.quick ? " (quick)" : ""}; total ${report.seconds}s.`,
     "",
     "| database | concurrency | scenario | req/s | p50 ms | p99 ms | max ms | non-2xx | errors | broker RSS MB | CPU µs/call | × baseline req/s | added p50 ms | × baseline CPU µs/call |",
     "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",

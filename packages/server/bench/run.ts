@@ -4,7 +4,9 @@
  * --from-source (run the broker through tsx instead of the production build; for the smoke test),
  * --scenarios "execute (JWT),broker/token" (only these, besides the baseline; commas inside a name's parentheses do not split), --no-growth (skip the growth runs),
  * --runs N (measured runs per scenario, after a warm-up; the report gives each figure's median), --warmup S,
- * --node-flags "--max-semi-space-size=32" (Node/V8 flags for the broker process, for experiments).
+ * --node-flags "--max-semi-space-size=32" (Node/V8 flags for the broker process, for experiments),
+ * --metrics off (the broker runs with BROKER_METRICS=off, to compare what the metrics cost per call; default on),
+ * --no-build (reuse dist/ as the last run built it: for runs in pairs, e.g. metrics on and off).
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -35,8 +37,12 @@ const { values: flags } = parseArgs({
     runs: { type: "string" },
     warmup: { type: "string" },
     databases: { type: "string" },
+    metrics: { type: "string" },
+    "no-build": { type: "boolean" },
   },
 });
+const metricsMode = flags.metrics ?? process.env.BROKER_METRICS ?? "on";
+if (metricsMode !== "on" && metricsMode !== "off") throw new Error(`--metrics must be on or off (got "${metricsMode}")`);
 const quick = flags.quick === true;
 const durationSeconds = Number(flags.duration ?? (quick ? 1 : 10));
 const concurrencies = (flags.concurrency ?? (quick ? "1,32" : "1,8,32,128")).split(",").map(Number);
@@ -65,7 +71,7 @@ async function startBroker(stack: Stack): Promise<Child> {
   const nodeFlags = (flags["node-flags"] ?? "").split(" ").filter(Boolean);
   const entry = flags["from-source"] ? [...nodeFlags, ...profile, ...tsxLoader, join(root, "src/cli.ts"), "serve"] : [...nodeFlags, ...profile, join(root, "dist/cli.js"), "serve"];
   // Logs stay on at info, as JSON lines as in production (development's readable lines cost more).
-  return startProcess("node", entry, { ...stack.env, PORT: port, BROKER_LOG_LEVEL: "info", BROKER_LOG_FORMAT: "json" }, /Server listening at http:\/\/127\.0\.0\.1:(\d+)/);
+  return startProcess("node", entry, { ...stack.env, PORT: port, BROKER_LOG_LEVEL: "info", BROKER_LOG_FORMAT: "json", BROKER_METRICS: metricsMode }, /Server listening at http:\/\/127\.0\.0\.1:(\d+)/);
 }
 
 async function mintToken(brokerUrl: string, fixture: BenchFixture): Promise<string> {
@@ -191,7 +197,7 @@ async function benchDatabase(database: string, databaseUrl: string | undefined) 
 }
 
 async function main() {
-  if (!flags["from-source"]) {
+  if (!flags["from-source"] && !flags["no-build"]) {
     process.stderr.write("building the production bundle (tsc)…\n");
     execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
   }
@@ -201,7 +207,8 @@ async function main() {
   if (databases.has("postgres") && !postgresUrl && flags.databases) throw new Error("--databases postgres needs BROKER_BENCH_POSTGRES_URL");
   const runs = databases.has("sqlite") ? [await benchDatabase("sqlite", undefined)] : [];
   if (postgresUrl && databases.has("postgres")) runs.push(await withPostgresDatabase(postgresUrl, (url) => benchDatabase("postgres", url)));
-  const report = { when: new Date().toISOString(), node: process.version, quick, durationSeconds, runs: runsPerScenario, warmupSeconds, concurrencies, results: runs.flatMap((r) => r.main), growth: runs.flatMap((r) => (r.growth ? [r.growth] : [])), seconds: Math.round((Date.now() - started) / 1000) };
+  process.stderr.write(`metrics ${metricsMode} (BROKER_METRICS=${metricsMode} for the broker)\n`);
+  const report = { when: new Date().toISOString(), node: process.version, metrics: metricsMode, quick, durationSeconds, runs: runsPerScenario, warmupSeconds, concurrencies, results: runs.flatMap((r) => r.main), growth: runs.flatMap((r) => (r.growth ? [r.growth] : [])), seconds: Math.round((Date.now() - started) / 1000) };
   process.stdout.write(renderReport(report));
   const dir = join(root, "bench/results");
   mkdirSync(dir, { recursive: true });

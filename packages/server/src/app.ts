@@ -116,6 +116,9 @@ import { createVaultQueries } from "./vault/vault-queries.js";
 import { createUrlSafety, systemResolver, type HostResolver } from "./shared/url-safety.js";
 import { registerWebhookRoutes } from "./webhooks/webhook-routes.js";
 import { createWebhooks } from "./webhooks/webhooks.js";
+import { builtInNamesOf, createMetrics } from "./observability/metrics.js";
+import { registerReadings } from "./observability/metrics-readings.js";
+import { registerMetricsRoutes } from "./observability/metrics-routes.js";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -160,6 +163,8 @@ export async function createServices(deps: BrokerDeps) {
   });
   const production = config.environment === "production";
   const providers = createProviderCatalogue(config, deps.builtInProviders);
+  // One registry per app (tests build several in one process); labels name built-in tools only.
+  const metrics = createMetrics({ enabled: config.metrics.enabled, tenantLabels: config.metrics.tenantLabels, builtIn: builtInNamesOf(providers) });
   // Tenant-defined provider URLs are held to the same rules as webhook URLs.
   const outboundUrlSafety = createUrlSafety({
     requireHttps: production,
@@ -187,7 +192,7 @@ export async function createServices(deps: BrokerDeps) {
   });
   const oauthClient = createOAuthClient({ upstream, allowInsecureRequests: !production, now: () => clock.now() });
   const oauthApps = createOAuthAppService({ store, queries: createOAuthAppQueries(store), vault, catalogue, audit, clock });
-  const connectionDeps = { store, queries: connectionQueries, cache: connectionCache, vault, oauthClient, catalogue, oauthApps, audit, events, clock };
+  const connectionDeps = { store, queries: connectionQueries, cache: connectionCache, vault, oauthClient, catalogue, oauthApps, audit, events, clock, metrics };
   const connections = createConnectionService({ ...connectionDeps, upstream, publicUrl: config.publicUrl, production });
   const credentialRefresher = createCredentialRefresher(connectionDeps);
   const secretItems = createSecretItemService({ store, queries: secretItemQueries, vault, catalogue, audit, clock });
@@ -195,7 +200,7 @@ export async function createServices(deps: BrokerDeps) {
   const connectSessions = createConnectSessionService({ queries: connectSessionQueries, catalogue, connections, secretItems, controlKeys, oauthApps, clock, publicUrl: config.publicUrl });
   const endUsers = createEndUserService({ queries: createEndUserQueries(store), connections, secretItems, connectSessions, audit });
   const approvalLinks = createApprovalLinks({ keys: vault.macKeys("approval-links"), clock, publicUrl: config.publicUrl, emailLinkTtlSeconds: config.approvalLinkTtlSeconds });
-  const tools = createToolServices({ store, vault, audit, events, clock, catalogue, upstream, connectionCache, credentialRefresher, secretItems, agentApps, approvalTtlSeconds: config.approvalTtlSeconds, endUserUrl: approvalLinks.endUserUrl, idempotencyQueries: createIdempotencyQueries(store) });
+  const tools = createToolServices({ store, vault, audit, events, clock, catalogue, upstream, connectionCache, credentialRefresher, secretItems, agentApps, approvalTtlSeconds: config.approvalTtlSeconds, endUserUrl: approvalLinks.endUserUrl, idempotencyQueries: createIdempotencyQueries(store), metrics });
   const approvalPages = createApprovalPageService({
     links: approvalLinks,
     approvals: tools.approvals,
@@ -208,18 +213,28 @@ export async function createServices(deps: BrokerDeps) {
   const { metering, meteringLedger } = createMetering({ queries: createMeteringQueries(store), clock, mode: config.meteringMode, ledgerQueries: createTestLedgerQueries(store) });
   const usage = createUsageService({ queries: createUsageQueries(store), clock });
   const billing = createBillingService({ store, clock, queries: createBillingQueries(store), metering, audit, events });
-  const webhooks = createWebhooks({ store, vault, audit, events, clock, config, resolver: deps.webhookResolver });
+  const webhooks = createWebhooks({ store, vault, audit, events, clock, config, resolver: deps.webhookResolver, metrics });
   // The channels approvals go to besides the console, one line each (approvals/approval-channel.ts).
   // Email exists only where SMTP is configured; without it an email delivery fails, is retried, and the approval stays in the console.
   const emailChannel = config.smtp ? createEmailChannel({ transport: smtpTransport(config.smtp.url), from: config.smtp.from, links: approvalLinks, publicUrl: config.publicUrl }) : undefined;
   const approvalChannels: ApprovalChannel[] = [channelServices.slackChannel, ...(emailChannel ? [emailChannel] : [])];
-  const approvalOutbox = createApprovalOutbox({ ...tools, store, audit, events, clock, channels: [...approvalChannels, ...(deps.approvalChannels ?? [])], intervalMs: config.approvalWorkerIntervalMs });
+  const approvalOutbox = createApprovalOutbox({ ...tools, store, audit, events, clock, channels: [...approvalChannels, ...(deps.approvalChannels ?? [])], intervalMs: config.approvalWorkerIntervalMs, metrics });
   const redis = connectRedis(config.redisUrl);
   const limiters = {
-    token: createRateLimiter({ name: "token", perMinute: config.rateLimits.tokenPerMinute, redis }),
-    execute: createRateLimiter({ name: "execute", perMinute: config.rateLimits.executePerMinute, redis }),
+    token: createRateLimiter({ name: "token", perMinute: config.rateLimits.tokenPerMinute, redis, onRefused: metrics.rateLimited }),
+    execute: createRateLimiter({ name: "execute", perMinute: config.rateLimits.executePerMinute, redis, onRefused: metrics.rateLimited }),
   };
-  return { ...tools, ...channelServices, approvalLinks, approvalPages, emailChannel, config, store, clock, vault, audit, events, webhooks, approvalOutbox, metering, meteringLedger, usage, billing, providers, catalogue, catalogueService, openApiImporter, upstream, connectionQueries, connectionCache, connections, connectSessions, endUsers, oauthApps, credentialRefresher, secretItems, tenants, memberProfiles, agentApps, controlKeys, signingKeys, brokerJwts, operators, developmentIssuer, limiters, redis };
+  if (metrics.enabled) {
+    const approvalCounts = tools.approvalQueries;
+    const deliveryCounts = webhooks.deliveryCounts;
+    registerReadings(metrics.registry, {
+      pendingApprovals: () => approvalCounts.countPending(),
+      pendingWebhookDeliveries: deliveryCounts.countPendingDeliveries,
+      undispatchedEvents: deliveryCounts.countUndispatchedEvents,
+      storeStats: () => store.stats(),
+    });
+  }
+  return { ...tools, ...channelServices, approvalLinks, approvalPages, emailChannel, config, store, clock, vault, audit, events, webhooks, approvalOutbox, metering, meteringLedger, usage, billing, providers, catalogue, catalogueService, openApiImporter, upstream, connectionQueries, connectionCache, connections, connectSessions, endUsers, oauthApps, credentialRefresher, secretItems, tenants, memberProfiles, agentApps, controlKeys, signingKeys, brokerJwts, operators, developmentIssuer, limiters, redis, metrics };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
@@ -329,6 +344,7 @@ export async function buildApp(
   });
 
   registerWebhookRoutes(app, { webhooks: services.webhooks.service });
+  registerMetricsRoutes(app, { metrics: services.metrics, config: config.metrics, production: config.environment === "production" });
   if (config.environment === "production" && services.store.kind === "sqlite") {
     app.addHook("onReady", async () =>
       app.log.warn("production is running on SQLite: one process, no second instance, backups are file copies; set DATABASE_URL to a PostgreSQL database"),

@@ -52,6 +52,13 @@ export const EnvSchema = Type.Object(
     BROKER_SHUTDOWN_DELAY_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 0 }),
     BROKER_METERING_MODE: oneOf(["test", "off"], "test"),
     BROKER_HEAP_GROWTH_PERCENT: Type.Integer({ minimum: 0, maximum: 400, default: 25 }),
+    // Prometheus metrics (docs/production.md, "Metrics"): on by default; `off` for the bench's comparison.
+    BROKER_METRICS: oneOf(["on", "off"], "on"),
+    BROKER_METRICS_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+    BROKER_METRICS_HOST: Type.String({ default: "127.0.0.1" }),
+    // Checked in config.ts, whose problem does not quote it: it is a secret.
+    BROKER_METRICS_TOKEN: Type.Optional(Type.String()),
+    BROKER_METRICS_TENANT_LABELS: Type.Boolean({ default: false }),
   },
   // env-schema imposes this anyway (Ajv then drops undeclared variables); stated so the schema reads true.
   { additionalProperties: false },

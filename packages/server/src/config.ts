@@ -71,7 +71,18 @@ export type Config = {
    * worker); 0 leaves V8's own choice, which under load lets garbage pile up to several times that.
    */
   heapGrowthPercent: number;
+  metrics: MetricsConfig;
 };
+
+/**
+ * Prometheus metrics: `port` set means their own listener (on `host`) and none on the main port;
+ * `token` guards the main port's /metrics in production; `tenantLabels` adds a tenant label to
+ * the tool-call metrics.
+ */
+export type MetricsConfig = { enabled: boolean; port: number | undefined; host: string; token: string | undefined; tenantLabels: boolean };
+
+/** A metrics token shorter than this is refused: it guards the broker's traffic figures. */
+export const MIN_METRICS_TOKEN_LENGTH = 24;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -93,6 +104,10 @@ export function loadConfig(env: ProcessEnv = process.env): Config {
     }
   }
   if (config.smtp && !isSmtpUrl(config.smtp.url)) problems.push("BROKER_SMTP_URL must be an smtp:// or smtps:// URL (smtp://user:password@host:587)");
+  if (config.metrics.token !== undefined && config.metrics.token.length < MIN_METRICS_TOKEN_LENGTH) {
+    problems.push(`BROKER_METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} characters`);
+  }
+  if (config.metrics.port !== undefined && config.metrics.port === config.port) problems.push("BROKER_METRICS_PORT must differ from PORT");
   if (config.environment === "production") problems.push(...productionProblems(config));
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
@@ -151,6 +166,13 @@ function configFrom(settings: EnvSettings, oidc: OidcConfig | undefined, provide
     slackSigningSecret: settings.BROKER_SLACK_SIGNING_SECRET,
     meteringMode: settings.BROKER_METERING_MODE,
     heapGrowthPercent: settings.BROKER_HEAP_GROWTH_PERCENT,
+    metrics: {
+      enabled: settings.BROKER_METRICS === "on",
+      port: settings.BROKER_METRICS_PORT,
+      host: settings.BROKER_METRICS_HOST,
+      token: settings.BROKER_METRICS_TOKEN,
+      tenantLabels: settings.BROKER_METRICS_TENANT_LABELS,
+    },
   };
 }
 

@@ -17,6 +17,7 @@ import { createApprovalNotices } from "./approval-notice.js";
 import { createApprovalOutboxQueries } from "./approval-outbox-queries.js";
 import type { ApprovalQueries } from "./approval-queries.js";
 import { createApprovalSweeper } from "./approval-sweeper.js";
+import type { Metrics } from "../observability/metrics.js";
 
 const silentLog: OutboxLog = { warn: () => undefined, error: () => undefined };
 /** A pass delivers at most this many batches before the loop yields to the next interval. */
@@ -33,6 +34,7 @@ export type ApprovalOutboxDeps = {
   /** The channels deliveries go to (app.ts registers them); a delivery for a channel not here fails and is retried. */
   channels: readonly ApprovalChannel[];
   intervalMs: number;
+  metrics: Pick<Metrics, "approvalsExpired">;
   random?: () => number;
 };
 
@@ -53,7 +55,8 @@ export function createApprovalOutbox(deps: ApprovalOutboxDeps) {
    * the same pass, and a failure is rescheduled later, so the loop ends.
    */
   async function pass(): Promise<void> {
-    await sweeper.sweep();
+    const { expired } = await sweeper.sweep();
+    deps.metrics.approvalsExpired(expired);
     for (let batch = 0; batch < MAX_BATCHES_PER_PASS; batch += 1) {
       if ((await worker.deliverDue(log)) === 0) break;
     }

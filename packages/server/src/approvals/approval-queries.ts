@@ -94,6 +94,12 @@ export function createApprovalQueries({ db: storeDb }: Pick<Store, "db">) {
   return {
     insert: (approval: Approval, db: Executor = storeDb) => db.insertInto("approvals").values(approvalToRow(approval)).execute(),
 
+    /** How many approvals wait for a decision, across tenants (the metrics' queue depth; index approvals_expiring). */
+    async countPending(db: Executor = storeDb): Promise<number> {
+      const row = await db.selectFrom("approvals").select((eb) => eb.fn.countAll<number>().as("n")).where("status", "=", "pending").executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
     /** Pending and unexpired, oldest first, keyset-paginated on (created_at, id). */
     async listPending(tenantId: string, page: PendingPage, db: Executor = storeDb): Promise<Approval[]> {
       let query = db

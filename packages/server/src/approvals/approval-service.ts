@@ -18,6 +18,7 @@ import { requirementOf } from "./approval-requirement.js";
 import { assertUsable, mismatchOf, visibleStatus, type ExactCall } from "./approval-rules.js";
 import type { ApprovalVoteQueries } from "./approval-vote-queries.js";
 import { channelsFor, createApprovalVoting, type DecideOptions, type EditCheck, type MemberDirectory } from "./approval-voting.js";
+import type { Metrics } from "../observability/metrics.js";
 
 export type PendingCall = {
   approvalId: string;
@@ -51,6 +52,7 @@ type ApprovalDeps = {
   votes: ApprovalVoteQueries;
   members: MemberDirectory;
   checkEdit: EditCheck;
+  metrics: Pick<Metrics, "approvalDecided">;
 };
 
 export function present(approval: Approval, now: Date) {
@@ -156,7 +158,12 @@ export function createApprovalService(deps: ApprovalDeps) {
      * granted once enough of them approved the call as it will run, and denied by one deny.
      * `options.alsoIn` runs in the vote's transaction once the vote is taken (a signed link spent with it).
      */
-    decide: (tenantId: string, id: string, input: DecisionInput, decider: Decider, options: DecideOptions = {}): Promise<Approval> => voting.decide(tenantId, id, input, decider, options),
+    async decide(tenantId: string, id: string, input: DecisionInput, decider: Decider, options: DecideOptions = {}): Promise<Approval> {
+      const approval = await voting.decide(tenantId, id, input, decider, options);
+      // Counted once, by the vote that settled it (a vote short of the quorum leaves it pending).
+      if (approval.status === "approved" || approval.status === "denied") deps.metrics.approvalDecided(approval.status);
+      return approval;
+    },
 
     /**
      * Inside the transaction that starts the approved call (invocations/invocation-lifecycle.ts):

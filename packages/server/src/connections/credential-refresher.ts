@@ -29,6 +29,7 @@ import type { ResolvedProvider } from "../providers/catalogue.js";
 import { plainValues } from "../providers/connection-values.js";
 import { describeChange, isUnbound, originChange, originChangedError, originsOf, type OriginChange, type ReconnectReason } from "../providers/credential-origins.js";
 import { UpstreamOAuthError, type OAuthClient } from "./oauth-client.js";
+import type { Metrics } from "../observability/metrics.js";
 
 /** Refresh this long before `expires_at`, so a token never expires mid-call. */
 export const REFRESH_MARGIN_MS = 60_000;
@@ -42,6 +43,7 @@ type RefresherDeps = {
   events: Pick<EventOutbox, "emitIn">;
   clock: Clock;
   cache: Pick<ConnectionCache, "invalidate">;
+  metrics: Pick<Metrics, "tokenRefresh">;
 };
 
 export function createCredentialRefresher(deps: RefresherDeps) {
@@ -140,7 +142,9 @@ export function createCredentialRefresher(deps: RefresherDeps) {
     let next: TokenSet;
     try {
       next = await deps.oauthClient.refresh(issuer, current);
+      deps.metrics.tokenRefresh(connection.provider, "succeeded");
     } catch (error) {
+      deps.metrics.tokenRefresh(connection.provider, "failed");
       if (error instanceof UpstreamOAuthError && error.invalidGrant) {
         // Refused after an earlier attempt was cut short: that attempt spent the refresh token.
         const interrupted = !ownMark;

@@ -12,7 +12,8 @@ import { BrokerError } from "../errors.js";
 /** `reply` receives the RateLimit-* headers; MCP's tools/call, which answers in a result, passes none. */
 export type RateLimiter = { consume(key: string, reply?: FastifyReply): Promise<void> };
 
-export function createRateLimiter(options: { name: string; perMinute: number; redis?: Redis | undefined }): RateLimiter {
+/** `onRefused` hears each refusal (the metrics count them by limit name). */
+export function createRateLimiter(options: { name: string; perMinute: number; redis?: Redis | undefined; onRefused?: (name: string) => void }): RateLimiter {
   const settings = { keyPrefix: `toolbroker:${options.name}`, points: options.perMinute, duration: 60 };
   const limiter: RateLimiterAbstract = options.redis
     ? new RateLimiterRedis({ ...settings, storeClient: options.redis, insuranceLimiter: new RateLimiterMemory(settings) })
@@ -36,6 +37,7 @@ export function createRateLimiter(options: { name: string; perMinute: number; re
         setHeaders(reply, await limiter.consume(key));
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        options.onRefused?.(options.name);
         setHeaders(reply, rejection);
         const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
         throw new BrokerError(

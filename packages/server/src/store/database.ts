@@ -34,14 +34,22 @@ export type Store = {
   /** A cheap round trip (`select 1`) that rejects when the database does not answer within `timeoutMs`. */
   ping(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
+  /** Counts kept in memory for the metrics, read at scrape time: nothing is queried. */
+  stats(): StoreStats;
 };
+
+/** `pool` is PostgreSQL's connection pool (none for SQLite's single connection). */
+export type StoreStats = { transactionRetries: number; pool: { total: number; idle: number; waiting: number } | null };
 
 export type TransactionOptions = { retryOnConflict?: boolean };
 
-/** A transaction of `work`, retried on transient conflicts unless `retryOnConflict` is false. */
-function transactionOf(db: Db) {
+/** A transaction of `work`, retried on transient conflicts unless `retryOnConflict` is false; `counts` hears each retry. */
+function transactionOf(db: Db, counts: { transactionRetries: number }) {
+  const onRetry = () => {
+    counts.transactionRetries += 1;
+  };
   return <T>(work: (trx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> =>
-    options?.retryOnConflict === false ? db.transaction().execute(work) : retryingTransaction(db, work);
+    options?.retryOnConflict === false ? db.transaction().execute(work) : retryingTransaction(db, work, undefined, onRetry);
 }
 
 export type StoreOptions = { databaseUrl?: string | undefined; dataDir: string; sqliteFile?: string };
@@ -91,10 +99,12 @@ function openSqlite(file: string): Store {
   let pingStatement: SQLite.Statement | undefined;
   const fileCheck = inMemory ? undefined : watchFileIdentity(file);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database, fileCheck) }) });
+  const counts = { transactionRetries: 0 };
   return {
     db,
     kind: "sqlite",
-    transaction: transactionOf(db),
+    transaction: transactionOf(db, counts),
+    stats: () => ({ transactionRetries: counts.transactionRetries, pool: null }),
     lock: async () => {},
     ping: async () => {
       fileCheck?.(true);
@@ -217,10 +227,12 @@ function openPostgres(connectionString: string): Store {
   pool.on("connect", (client) => client.on("error", ignoreConnectionError));
   pool.on("error", ignoreConnectionError);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const counts = { transactionRetries: 0 };
   return {
     db,
     kind: "postgres",
-    transaction: transactionOf(db),
+    transaction: transactionOf(db, counts),
+    stats: () => ({ transactionRetries: counts.transactionRetries, pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } }),
     lock: async (key, trx) => {
       await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
     },

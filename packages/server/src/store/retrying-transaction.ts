@@ -23,7 +23,8 @@ export function isTransientConflict(error: unknown): boolean {
   return typeof code === "string" && TRANSIENT_CODES.has(code);
 }
 
-export async function retryingTransaction<DB, T>(db: Kysely<DB>, work: (trx: Transaction<DB>) => Promise<T>, attempts = TRANSACTION_ATTEMPTS): Promise<T> {
+/** `onRetry` hears each run again (the store counts them for the metrics). */
+export async function retryingTransaction<DB, T>(db: Kysely<DB>, work: (trx: Transaction<DB>) => Promise<T>, attempts = TRANSACTION_ATTEMPTS, onRetry?: () => void): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await db.transaction().execute(work);
@@ -34,6 +35,7 @@ export async function retryingTransaction<DB, T>(db: Kysely<DB>, work: (trx: Tra
         conflict.cause = error;
         throw conflict;
       }
+      onRetry?.();
       // Jittered, growing pauses so the transactions that collided do not collide again in step.
       await sleep(Math.random() * 10 * 2 ** attempt);
     }

@@ -21,6 +21,8 @@ import type { Perform } from "./perform.js";
 import { approvedRun } from "./approved-call.js";
 import type { ExecuteResult } from "./execute-service.js";
 import type { CatalogueTool, ScopedTools } from "../catalogue/tool-catalogue.js";
+import type { Metrics, ToolCallTimer } from "../observability/metrics.js";
+import { sentUpstream } from "./perform.js";
 
 type ContinueDeps = {
   clock: Clock;
@@ -33,12 +35,13 @@ type ContinueDeps = {
   credentialResolution: CredentialResolution;
   perform: Perform;
   replay: InvocationReplay;
+  metrics: Pick<Metrics, "startToolCall">;
 };
 
 export function createContinueService(deps: ContinueDeps) {
   const { invocationQueries, lifecycle } = deps;
 
-  async function runStarted(invocation: Invocation, call: StartingCall, args: Record<string, unknown>): Promise<ExecuteResult> {
+  async function runStarted(invocation: Invocation, call: StartingCall, args: Record<string, unknown>, timer: ToolCallTimer): Promise<ExecuteResult> {
     const answer = (outcome: CallOutcome) => ({ ...settle(storedOutcomeOf(call, outcome), { replayed: false }), replayed: false });
     let admitted: { entry: CatalogueTool; handle: CredentialHandle };
     try {
@@ -53,7 +56,9 @@ export function createContinueService(deps: ContinueDeps) {
     }
     // Outside the catch above: an error from here on is the lifecycle's own (the call may have
     // been sent), never an outcome that says nothing left.
-    return answer(await deps.perform(call, admitted.entry, admitted.handle, args));
+    const outcome = await deps.perform(call, admitted.entry, admitted.handle, args);
+    if (sentUpstream(outcome)) timer.upstream(outcome.latencyMs);
+    return answer(outcome);
   }
 
   /**
@@ -93,35 +98,50 @@ export function createContinueService(deps: ContinueDeps) {
     return deps.replay.replay(invocation.tenantId, invocation.id);
   }
 
+  /** The continue itself; `timer` hears the waiting call's tool and the upstream request's time. */
+  async function continueTimed(timer: ToolCallTimer, caller: Caller, invocationId: string): Promise<ExecuteResult> {
+    const invocation = await invocationQueries.find(caller.tenantId, invocationId);
+    if (!invocation || !canSee(caller, invocation)) throw notFound("invocation");
+    timer.named(invocation.toolName, invocation.tenantId, true);
+    const { tenantId, id, status } = invocation;
+    if (status === "succeeded" || status === "failed" || status === "unknown") return deps.replay.replay(tenantId, id);
+    // Looked up by invocation: the waiting invocation is written before it knows its approval's id.
+    const approval = status === "awaiting_approval" || status === "sending" || status === "denied" ? await deps.approvals.findForInvocation(tenantId, id) : undefined;
+    if (status === "denied") {
+      // Asked again after a person denied it, the caller hears the same refusal, reason included.
+      if (approval?.status === "denied") deps.approvals.assertUsable(approval);
+      throw new BrokerError("policy_denied", "this call was denied", { invocation_id: id });
+    }
+    if (!approval) {
+      throw new BrokerError("conflict", `invocation is ${status}; only calls awaiting approval can be continued`, { invocation_id: id, status });
+    }
+    if (approval.status === "consumed") return replayStarted(invocation, approval);
+    const acting = actingFor(caller, invocation);
+    await assertApproved(invocation, acting, approval);
+    // The approval is approved, so its edit (if any) is final: that is the call that runs.
+    const requested = { call: callOf(invocation, acting, approval.id), args: await deps.seals.openArguments(invocation) };
+    const run = await approvedRun(requested, approval, deps.seals);
+    await assertPolicyStillAllows(invocation, acting, run.args);
+    const call = { ...run.call, approvalId: approval.id };
+    // Concurrent continues: one consumes the approval and runs the call; the others replay or wait.
+    if (await lifecycle.start(call)) return runStarted(invocation, call, run.args, timer);
+    const refusal = await deps.approvals.whyNotConsumed(approval.id);
+    if (refusal) throw refusal;
+    return deps.replay.replay(tenantId, id);
+  }
+
   return {
+    /** Continue is a REST route: its calls count on the `rest` channel. */
     async continueInvocation(caller: Caller, invocationId: string): Promise<ExecuteResult> {
-      const invocation = await invocationQueries.find(caller.tenantId, invocationId);
-      if (!invocation || !canSee(caller, invocation)) throw notFound("invocation");
-      const { tenantId, id, status } = invocation;
-      if (status === "succeeded" || status === "failed" || status === "unknown") return deps.replay.replay(tenantId, id);
-      // Looked up by invocation: the waiting invocation is written before it knows its approval's id.
-      const approval = status === "awaiting_approval" || status === "sending" || status === "denied" ? await deps.approvals.findForInvocation(tenantId, id) : undefined;
-      if (status === "denied") {
-        // Asked again after a person denied it, the caller hears the same refusal, reason included.
-        if (approval?.status === "denied") deps.approvals.assertUsable(approval);
-        throw new BrokerError("policy_denied", "this call was denied", { invocation_id: id });
+      const timer = deps.metrics.startToolCall("rest");
+      try {
+        const result = await continueTimed(timer, caller, invocationId);
+        timer.succeeded({ replayed: result.replayed });
+        return result;
+      } catch (error) {
+        timer.failed(error);
+        throw error;
       }
-      if (!approval) {
-        throw new BrokerError("conflict", `invocation is ${status}; only calls awaiting approval can be continued`, { invocation_id: id, status });
-      }
-      if (approval.status === "consumed") return replayStarted(invocation, approval);
-      const acting = actingFor(caller, invocation);
-      await assertApproved(invocation, acting, approval);
-      // The approval is approved, so its edit (if any) is final: that is the call that runs.
-      const requested = { call: callOf(invocation, acting, approval.id), args: await deps.seals.openArguments(invocation) };
-      const run = await approvedRun(requested, approval, deps.seals);
-      await assertPolicyStillAllows(invocation, acting, run.args);
-      const call = { ...run.call, approvalId: approval.id };
-      // Concurrent continues: one consumes the approval and runs the call; the others replay or wait.
-      if (await lifecycle.start(call)) return runStarted(invocation, call, run.args);
-      const refusal = await deps.approvals.whyNotConsumed(approval.id);
-      if (refusal) throw refusal;
-      return deps.replay.replay(tenantId, id);
     },
   };
 }

@@ -23,6 +23,8 @@ import { approvedRun, type ApprovedRun, type EditedArguments } from "./approved-
 import { redactArguments } from "./scrub.js";
 import type { CatalogueTool, ScopedTools, ToolCatalogue } from "../catalogue/tool-catalogue.js";
 import type { ExecuteBody } from "./tool-schemas.js";
+import type { Metrics, ToolCallTimer } from "../observability/metrics.js";
+import { sentUpstream } from "./perform.js";
 
 export type ExecuteRequest = Static<typeof ExecuteBody>;
 /** A request as the pipeline sees it: arguments left out are `{}`. */
@@ -47,6 +49,7 @@ export type ExecuteDeps = {
   idempotency: Pick<Idempotency, "claim" | "release">;
   replay: InvocationReplay;
   seals: EditedArguments;
+  metrics: Pick<Metrics, "startToolCall" | "policyDecision" | "approvalRequested">;
 };
 
 type Admitted = { entry: CatalogueTool; handle: CredentialHandle };
@@ -94,6 +97,7 @@ export function createExecuteService(deps: ExecuteDeps) {
 
   async function requestApproval(call: CallDescription, entry: CatalogueTool, args: Record<string, unknown>, decision: PolicyDecision): Promise<never> {
     const approval = await lifecycle.park(call, { provider: entry.provider.id, args, ruleId: decision.rule_id, ruleApproval: decision.approval });
+    deps.metrics.approvalRequested();
     throw new BrokerError("approval_required", `${entry.tool.name} needs a human approval first`, { approval_id: approval.id, invocation_id: call.invocationId, expires_at: approval.expiresAt });
   }
 
@@ -107,6 +111,8 @@ export function createExecuteService(deps: ExecuteDeps) {
     const judge = (args: Record<string, unknown>) =>
       policy.evaluate({ toolName: entry.tool.name, risk: entry.tool.risk, agentAppId: caller.agentAppId, endUserId: caller.endUserId, arguments: args });
     const decision = judge(body.arguments);
+    // The decision a call meets as it arrives (continue's re-check of an approved call is not counted again).
+    deps.metrics.policyDecision(decision.effect);
     if (decision.effect === "deny") return refuse(call, policyDenied(decision), { denied: true });
     // A call that needs no approval runs on its own merits: an approval_id it carries is neither
     // checked, consumed nor recorded (the policy may have changed since the approval was asked for).
@@ -154,50 +160,65 @@ export function createExecuteService(deps: ExecuteDeps) {
     return { ...caller, agentAppId: caller.agentAppId };
   }
 
+  /** The call itself; `timer` hears the tool it resolved to and the upstream request's time. */
+  async function run(timer: ToolCallTimer, anyCaller: Caller, named: ExecuteRequest, options: ExecuteOptions): Promise<ExecuteResult> {
+    const caller = await actingCaller(anyCaller);
+    // A tool named by its MCP name or a provider alias runs, is checked by policy and is recorded
+    // under its dotted name. The request sees one view of the catalogue throughout.
+    const { tools: catalogue } = await deps.catalogue.view(caller);
+    const body: ExecuteCall = { ...named, tool_name: catalogue.canonicalName(named.tool_name) ?? named.tool_name, arguments: named.arguments ?? {} };
+    timer.named(body.tool_name, caller.tenantId, catalogue.has(body.tool_name));
+    const invocationId = uuidv7();
+    const scope = body.idempotency_key
+      ? { tenantId: caller.tenantId, env: caller.env, agentAppId: caller.agentAppId, endUserId: caller.endUserId, key: body.idempotency_key }
+      : undefined;
+    const requestFingerprint = scope ? requestFingerprintOf(body) : null;
+    if (scope && requestFingerprint) {
+      const claim = await deps.idempotency.claim(scope, requestFingerprint, invocationId);
+      if (claim.kind === "abandoned_send") await deps.replay.settleAbandoned(caller.tenantId, claim.invocationId, scope.key);
+      if (claim.kind !== "claimed") return deps.replay.replay(caller.tenantId, claim.invocationId);
+    }
+    const call: CallDescription = {
+      caller,
+      invocationId,
+      toolName: body.tool_name,
+      provider: null,
+      connectionId: body.connected_account_id ?? null,
+      secretItemId: body.secret_item_id ?? null,
+      argumentsRedacted: redactArguments(body.arguments),
+      argumentsFingerprint: fingerprint(body.arguments),
+      approvalId: null,
+      idempotency: scope,
+      requestFingerprint,
+      existing: false,
+      channel: options.channel ?? "rest",
+    };
+    try {
+      const { entry, handle } = await admit(call, body, catalogue);
+      // From here on the call is about the credential it resolved to (named or chosen by
+      // default): that is what an approval pins down and what the invocation records.
+      const resolved = { ...call, provider: entry.provider.id, ...handleIds(handle) };
+      const admitted = await authorize(resolved, entry, body);
+      const outcome = await deps.perform(admitted.call, entry, handle, admitted.args);
+      if (sentUpstream(outcome)) timer.upstream(outcome.latencyMs);
+      return { ...settle(storedOutcomeOf(admitted.call, outcome), { replayed: false }), replayed: false };
+    } catch (error) {
+      // A key still in progress had no decision recorded (e.g. the database failed): forget it so the
+      // caller may retry. Kept and announced (sending) keys are never released.
+      if (scope) await deps.idempotency.release(scope).catch(() => {});
+      throw error;
+    }
+  }
+
   return {
     async execute(anyCaller: Caller, named: ExecuteRequest, options: ExecuteOptions = {}): Promise<ExecuteResult> {
-      const caller = await actingCaller(anyCaller);
-      // A tool named by its MCP name or a provider alias runs, is checked by policy and is recorded
-      // under its dotted name. The request sees one view of the catalogue throughout.
-      const { tools: catalogue } = await deps.catalogue.view(caller);
-      const body: ExecuteCall = { ...named, tool_name: catalogue.canonicalName(named.tool_name) ?? named.tool_name, arguments: named.arguments ?? {} };
-      const invocationId = uuidv7();
-      const scope = body.idempotency_key
-        ? { tenantId: caller.tenantId, env: caller.env, agentAppId: caller.agentAppId, endUserId: caller.endUserId, key: body.idempotency_key }
-        : undefined;
-      const requestFingerprint = scope ? requestFingerprintOf(body) : null;
-      if (scope && requestFingerprint) {
-        const claim = await deps.idempotency.claim(scope, requestFingerprint, invocationId);
-        if (claim.kind === "abandoned_send") await deps.replay.settleAbandoned(caller.tenantId, claim.invocationId, scope.key);
-        if (claim.kind !== "claimed") return deps.replay.replay(caller.tenantId, claim.invocationId);
-      }
-      const call: CallDescription = {
-        caller,
-        invocationId,
-        toolName: body.tool_name,
-        provider: null,
-        connectionId: body.connected_account_id ?? null,
-        secretItemId: body.secret_item_id ?? null,
-        argumentsRedacted: redactArguments(body.arguments),
-        argumentsFingerprint: fingerprint(body.arguments),
-        approvalId: null,
-        idempotency: scope,
-        requestFingerprint,
-        existing: false,
-        channel: options.channel ?? "rest",
-      };
+      const timer = deps.metrics.startToolCall(options.channel ?? "rest");
       try {
-        const { entry, handle } = await admit(call, body, catalogue);
-        // From here on the call is about the credential it resolved to (named or chosen by
-        // default): that is what an approval pins down and what the invocation records.
-        const resolved = { ...call, provider: entry.provider.id, ...handleIds(handle) };
-        const admitted = await authorize(resolved, entry, body);
-        const outcome = await deps.perform(admitted.call, entry, handle, admitted.args);
-        return { ...settle(storedOutcomeOf(admitted.call, outcome), { replayed: false }), replayed: false };
+        const result = await run(timer, anyCaller, named, options);
+        timer.succeeded({ replayed: result.replayed });
+        return result;
       } catch (error) {
-        // A key still in progress had no decision recorded (e.g. the database failed): forget it so the
-        // caller may retry. Kept and announced (sending) keys are never released.
-        if (scope) await deps.idempotency.release(scope).catch(() => {});
+        timer.failed(error);
         throw error;
       }
     },

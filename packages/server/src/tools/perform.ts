@@ -9,10 +9,28 @@ import type { InvocationLifecycle } from "../invocations/invocation-lifecycle.js
 import type { CallDescription, CallOutcome } from "../invocations/invocation-states.js";
 import type { CredentialHandle } from "./credential-resolution.js";
 import type { UpstreamCall } from "./upstream-call.js";
+import type { Metrics, UpstreamErrorKind } from "../observability/metrics.js";
 
-type PerformDeps = { upstreamCall: UpstreamCall; lifecycle: Pick<InvocationLifecycle, "markSending" | "finish"> };
+type PerformDeps = { upstreamCall: UpstreamCall; lifecycle: Pick<InvocationLifecycle, "markSending" | "finish">; metrics: Pick<Metrics, "upstreamError"> };
 
-export function createPerform({ upstreamCall, lifecycle }: PerformDeps) {
+/** Whether a call's request was handed to the network (its upstream time is then the outcome's latency, when known). */
+export const sentUpstream = (outcome: CallOutcome) => outcome.kind === "succeeded" || outcome.requestMayHaveLeft;
+
+/** What went wrong at the provider, for the metrics; undefined for an outcome that is not the provider's failure. */
+export function upstreamErrorKind(outcome: CallOutcome): UpstreamErrorKind | undefined {
+  if (outcome.kind !== "failed" || outcome.error.code !== "upstream_error") return undefined;
+  const reason = outcome.error.details?.reason;
+  if (reason === "timeout") return "timeout";
+  if (reason === "network") return "connection";
+  if (reason === "address_refused") return "refused";
+  if (reason === "too_large") return "too_large";
+  if (reason === "unexpected_response") return "bad_response";
+  const status = outcome.upstreamStatus;
+  if (status !== null) return status >= 500 ? "status_5xx" : status >= 400 ? "status_4xx" : "bad_response";
+  return "other";
+}
+
+export function createPerform({ upstreamCall, lifecycle, metrics }: PerformDeps) {
   return async function perform(call: CallDescription, entry: CatalogueTool, handle: CredentialHandle, args: Record<string, unknown>): Promise<CallOutcome> {
     const preparation = await upstreamCall.prepare(entry, handle, args);
     if ("outcome" in preparation) {
@@ -24,6 +42,8 @@ export function createPerform({ upstreamCall, lifecycle }: PerformDeps) {
     const writesUnderKey = call.idempotency !== undefined && entry.tool.sideEffect === "write" && call.approvalId === null;
     const sending = writesUnderKey ? await lifecycle.markSending(call) : call;
     const outcome = await upstreamCall.send(preparation.ready);
+    const errorKind = upstreamErrorKind(outcome);
+    if (errorKind) metrics.upstreamError(entry.provider.id, errorKind);
     await lifecycle.finish(sending, outcome);
     return outcome;
   };

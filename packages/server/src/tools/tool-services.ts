@@ -35,6 +35,7 @@ import { createInvocationSeals } from "../invocations/invocation-seals.js";
 import { createPerform } from "./perform.js";
 import type { ScopedTools } from "../catalogue/tool-catalogue.js";
 import { createUpstreamCall } from "./upstream-call.js";
+import type { Metrics } from "../observability/metrics.js";
 
 export type ToolServiceDeps = {
   store: Store;
@@ -52,6 +53,7 @@ export type ToolServiceDeps = {
   /** The end user's page of an approval they decide, for the `approval.requested` event (approvals/approval-links.ts). */
   endUserUrl: (approval: Approval) => string | null;
   idempotencyQueries: IdempotencyQueries;
+  metrics: Metrics;
 };
 
 export function createToolServices(deps: ToolServiceDeps) {
@@ -82,14 +84,15 @@ export function createToolServices(deps: ToolServiceDeps) {
     members: approverMembers,
     checkEdit: createApprovalEditCheck({ catalogue, policies, seals, requestedArguments: invocationReader.sealedArgumentsOf }),
     endUserUrl: deps.endUserUrl,
+    metrics: deps.metrics,
   });
   const idempotency = createIdempotency({ queries: deps.idempotencyQueries, clock });
   const lifecycle = createInvocationLifecycle({ store, queries: invocationQueries, approvals, events, audit, idempotency, vault, clock });
   const credentialResolution = createCredentialResolution({ connections: deps.connectionCache, refresher: deps.credentialRefresher, secretItems: deps.secretItems });
-  const perform = createPerform({ upstreamCall: createUpstreamCall({ upstream: deps.upstream, refresher: deps.credentialRefresher }), lifecycle });
+  const perform = createPerform({ upstreamCall: createUpstreamCall({ upstream: deps.upstream, refresher: deps.credentialRefresher }), lifecycle, metrics: deps.metrics });
   const replay = createInvocationReplay({ invocationQueries, seals, lifecycle });
-  const executeService = createExecuteService({ catalogue, credentialResolution, policies, approvals, agentApps: deps.agentApps, lifecycle, perform, idempotency, replay, seals });
-  const continueService = createContinueService({ clock, invocationQueries, policies, approvals, lifecycle, seals, catalogue, credentialResolution, perform, replay });
+  const executeService = createExecuteService({ catalogue, credentialResolution, policies, approvals, agentApps: deps.agentApps, lifecycle, perform, idempotency, replay, seals, metrics: deps.metrics });
+  const continueService = createContinueService({ clock, invocationQueries, policies, approvals, lifecycle, seals, catalogue, credentialResolution, perform, replay, metrics: deps.metrics });
   return { policies, approvals, approvalQueries, approvalVotes, approverMembers, approvalSettings, approvalDeliveries, approvalBindings, idempotency, lifecycle, seals, invocationReader, executeService, continueService };
 }
 

@@ -8,6 +8,7 @@ import type { AuditLog } from "../audit/audit-log.js";
 import type { Clock } from "../clock.js";
 import type { Tx } from "../store/database.js";
 import type { Vault } from "../vault/vault.js";
+import type { Metrics } from "../observability/metrics.js";
 import type { DeliveryQueries, DeliveryRow } from "./delivery-queries.js";
 import { classify, failingTooLong, nextAttemptAt, type SendResult, type Verdict } from "./retry-policy.js";
 import { signedHeaders } from "./signing.js";
@@ -32,11 +33,12 @@ type AttemptDeps = {
   audit: Pick<AuditLog, "appendIn">;
   clock: Clock;
   random: () => number;
+  metrics: Pick<Metrics, "webhookAttempt">;
 };
 
 const SYSTEM_ACTOR = { type: "system", id: "webhook-delivery" } as const;
 
-export function createDeliveryAttempts({ deliveries, endpoints, vault, sender, audit, clock, random }: AttemptDeps) {
+export function createDeliveryAttempts({ deliveries, endpoints, vault, sender, audit, clock, random, metrics }: AttemptDeps) {
   /** The current secret, and the previous one during its 24 h overlap after a rotation. */
   async function signingSecrets(endpoint: EndpointRow, at: Date): Promise<string[]> {
     const secrets = [await vault.open(secretContext(endpoint, "signing_secret"), endpoint.secret_sealed)];
@@ -135,6 +137,7 @@ export function createDeliveryAttempts({ deliveries, endpoints, vault, sender, a
       }, trx);
       await recordEndpointHealth(trx, endpoint, verdict, result, at);
     });
+    metrics.webhookAttempt(outcome);
     return { deliveryId: delivery.id, eventId: delivery.event_id, outcome, httpStatus, error, latencyMs: result.latencyMs };
   }
 

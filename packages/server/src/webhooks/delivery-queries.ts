@@ -36,6 +36,18 @@ export function createDeliveryQueries({ db, kind, transaction }: Pick<Store, "db
   return {
     transaction,
 
+    /** The backlog, for the metrics: deliveries still to make (index webhook_deliveries_due). */
+    async countPendingDeliveries(): Promise<number> {
+      const row = await db.selectFrom("webhook_deliveries").select((eb) => eb.fn.countAll<number>().as("n")).where("status", "=", "pending").executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    /** Events not yet fanned out to endpoints, for the metrics (index events_undispatched). */
+    async countUndispatchedEvents(): Promise<number> {
+      const row = await db.selectFrom("events").select((eb) => eb.fn.countAll<number>().as("n")).where("dispatched_at", "is", null).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
     /** Marks a batch of undispatched events as dispatched and returns them (the caller's transaction). */
     async takeUndispatchedEvents(now: string, batch: number, trx: Tx): Promise<EventsTable[]> {
       let pick = trx.selectFrom("events").select("id").where("dispatched_at", "is", null).orderBy("occurred_at").limit(batch);

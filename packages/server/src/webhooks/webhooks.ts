@@ -9,6 +9,7 @@ import type { Config } from "../config.js";
 import type { EventOutbox } from "../events/event-outbox.js";
 import type { Store } from "../store/database.js";
 import type { Vault } from "../vault/vault.js";
+import type { Metrics } from "../observability/metrics.js";
 import { createDeliveryAttempts } from "./delivery-attempt.js";
 import { createDeliveryQueries } from "./delivery-queries.js";
 import { createDeliveryWorker } from "./delivery-worker.js";
@@ -30,6 +31,7 @@ export type WebhooksDeps = {
   config: Pick<Config, "environment" | "webhookAllowPrivate" | "webhookTimeoutMs">;
   /** DNS for webhook hosts; tests inject one so no real lookup happens. */
   resolver?: HostResolver | undefined;
+  metrics: Pick<Metrics, "webhookAttempt">;
   /** Source of retry jitter. */
   random?: () => number;
 };
@@ -45,12 +47,14 @@ export function createWebhooks(deps: WebhooksDeps) {
   const endpoints = createWebhookQueries(store);
   const deliveries = createDeliveryQueries(store);
   const leaseMs = config.webhookTimeoutMs + LEASE_MARGIN_MS;
-  const attempts = createDeliveryAttempts({ deliveries, endpoints, vault, sender, audit, clock, random: deps.random ?? Math.random });
+  const attempts = createDeliveryAttempts({ deliveries, endpoints, vault, sender, audit, clock, metrics: deps.metrics, random: deps.random ?? Math.random });
   const worker = createDeliveryWorker({ fanOut: createFanOut({ deliveries, clock }), deliveries, attempts, clock, leaseMs });
   const service = createWebhookService({ endpoints, deliveries, attempts, vault, audit, events: deps.events, urlSafety, clock, leaseMs, nudge: worker.nudge });
   return {
     service,
     worker,
+    /** The backlog's counts, read by the metrics at scrape time. */
+    deliveryCounts: { countPendingDeliveries: deliveries.countPendingDeliveries, countUndispatchedEvents: deliveries.countUndispatchedEvents },
     async close() {
       await worker.stop();
       await sender.close();

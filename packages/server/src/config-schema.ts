@@ -3,8 +3,9 @@
  * Names, defaults and allowed ranges are declared here once, and problems are worded from the
  * schema. Variables with open-ended names (`BROKER_PROVIDER_<NAME>_…`) are read by config.ts.
  */
-import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { Type, type Static, type TOptional, type TSchema, type TString } from "@sinclair/typebox";
 import envSchema from "env-schema";
+import { OTEL_VARIABLES, type OtelVariable } from "./observability/tracing-config.js";
 
 export const DEFAULT_RATE_LIMITS = { executePerMinute: 600, tokenPerMinute: 60 };
 export const MAX_BROKER_TOKEN_TTL_SECONDS = 3600;
@@ -14,6 +15,9 @@ const oneOf = <const T extends string>(values: readonly T[], fallback: T) =>
     values.map((value) => Type.Literal(value)),
     { default: fallback },
   );
+
+/** The standard OpenTelemetry variables, passed through as text: observability/tracing-config.ts reads them. */
+const OtelVariables = Object.fromEntries(OTEL_VARIABLES.map((name) => [name, Type.Optional(Type.String())])) as Record<OtelVariable, TOptional<TString>>;
 
 export const EnvSchema = Type.Object(
   {
@@ -51,6 +55,7 @@ export const EnvSchema = Type.Object(
     BROKER_SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 10_000 }),
     BROKER_METERING_MODE: oneOf(["test", "off"], "test"),
     BROKER_HEAP_GROWTH_PERCENT: Type.Integer({ minimum: 0, maximum: 400, default: 25 }),
+    ...OtelVariables,
   },
   // env-schema imposes this anyway (Ajv then drops undeclared variables); stated so the schema reads true.
   { additionalProperties: false },

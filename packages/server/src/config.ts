@@ -7,6 +7,8 @@ import { fileURLToPath } from "node:url";
 import { resolve } from "node:path";
 import { readSettings, type EnvSettings } from "./config-schema.js";
 import { parseMasterKeys } from "./vault/master-keys.js";
+import { readTracingConfig, type TracingConfig } from "./observability/tracing-config.js";
+import { SERVICE_NAME } from "./version.js";
 
 export { DEFAULT_RATE_LIMITS, MAX_BROKER_TOKEN_TTL_SECONDS } from "./config-schema.js";
 
@@ -68,6 +70,8 @@ export type Config = {
    * worker); 0 leaves V8's own choice, which under load lets garbage pile up to several times that.
    */
   heapGrowthPercent: number;
+  /** Traces over OTLP/HTTP from the standard OTEL_* variables (observability/tracing-config.ts); undefined: tracing is off. */
+  tracing: TracingConfig | undefined;
 };
 
 export class ConfigError extends Error {
@@ -81,7 +85,8 @@ type ProcessEnv = Record<string, string | undefined>;
 export function loadConfig(env: ProcessEnv = process.env): Config {
   const { settings, problems } = readSettings(env);
   const oidc = parseOidc(settings, problems);
-  const config = configFrom(settings, oidc, parseProviderOverrides(env));
+  const tracing = readTracingConfig(settings, SERVICE_NAME, problems);
+  const config: Config = { ...configFrom(settings, oidc, parseProviderOverrides(env)), tracing };
   if (config.masterKeys) {
     try {
       parseMasterKeys(config.masterKeys);
@@ -109,7 +114,7 @@ function isSmtpUrl(url: string): boolean {
  */
 export const DEFAULT_DATA_DIR = fileURLToPath(new URL("../data", import.meta.url));
 
-function configFrom(settings: EnvSettings, oidc: OidcConfig | undefined, providers: Record<string, ProviderOverrides>): Config {
+function configFrom(settings: EnvSettings, oidc: OidcConfig | undefined, providers: Record<string, ProviderOverrides>): Omit<Config, "tracing"> {
   const environment = settings.BROKER_ENV;
   return {
     environment,

@@ -374,6 +374,8 @@ export interface InvocationsTable {
    * (one whose answer came in a later step, or recorded before migration 0011) has one instead.
    */
   metered_period: string | null;
+  /** The trace of the request that first recorded the call, when tracing was on (migration 0017). */
+  trace_id: string | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -480,6 +482,15 @@ export interface ApprovalSettingsTable {
   updated_by: string;
 }
 
+/** A tenant's tracing settings (migration 0017); no row: the defaults. */
+export interface TracingSettingsTable {
+  tenant_id: string;
+  /** 1: a call's W3C trace context goes to the upstream with its request; 0: it never leaves the broker. */
+  propagate_trace_context: number;
+  updated_at: string;
+  updated_by: string;
+}
+
 export interface ConnectSessionsTable {
   id: string;
   tenant_id: string;
@@ -524,6 +535,7 @@ export interface Database {
   approval_deliveries: ApprovalDeliveriesTable;
   approval_link_uses: ApprovalLinkUsesTable;
   approval_settings: ApprovalSettingsTable;
+  tracing_settings: TracingSettingsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

@@ -10,10 +10,21 @@ import type { CallDescription, CallOutcome } from "../invocations/invocation-sta
 import type { CredentialHandle } from "./credential-resolution.js";
 import type { UpstreamCall } from "./upstream-call.js";
 
-type PerformDeps = { upstreamCall: UpstreamCall; lifecycle: Pick<InvocationLifecycle, "markSending" | "finish"> };
+type PerformDeps = {
+  upstreamCall: UpstreamCall;
+  lifecycle: Pick<InvocationLifecycle, "markSending" | "finish">;
+  /**
+   * Whether the tenant lets its calls' trace context go to the upstream (tenants/tracing-settings-service.ts);
+   * asked only while traces are exported.
+   */
+  tracePropagation?: { enabled: boolean; allows: (tenantId: string) => Promise<boolean> } | undefined;
+};
 
-export function createPerform({ upstreamCall, lifecycle }: PerformDeps) {
+export function createPerform({ upstreamCall, lifecycle, tracePropagation }: PerformDeps) {
+
   return async function perform(call: CallDescription, entry: CatalogueTool, handle: CredentialHandle, args: Record<string, unknown>): Promise<CallOutcome> {
+    // Settings that cannot be read mean no propagation: the call itself goes on.
+    const propagateTraceContext = tracePropagation?.enabled ? await tracePropagation.allows(call.caller.tenantId).catch(() => false) : false;
     const preparation = await upstreamCall.prepare(entry, handle, args);
     if ("outcome" in preparation) {
       await lifecycle.finish(call, preparation.outcome);
@@ -23,7 +34,7 @@ export function createPerform({ upstreamCall, lifecycle }: PerformDeps) {
     // as it waits, which throws, or as it starts).
     const writesUnderKey = call.idempotency !== undefined && entry.tool.sideEffect === "write" && call.approvalId === null;
     const sending = writesUnderKey ? await lifecycle.markSending(call) : call;
-    const outcome = await upstreamCall.send(preparation.ready);
+    const outcome = await upstreamCall.send(preparation.ready, { propagateTraceContext });
     await lifecycle.finish(sending, outcome);
     return outcome;
   };

@@ -15,6 +15,7 @@ import * as invocationRequestFingerprints from "./0013-invocation-request-finger
 import * as credentialOrigins from "./0014-credential-origins.js";
 import * as connectionValues from "./0015-connection-values.js";
 import * as approvalFlows from "./0016-approval-flows.js";
+import * as traces from "./0017-traces.js";
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   "0014-credential-origins": credentialOrigins,
   "0015-connection-values": connectionValues,
   "0016-approval-flows": approvalFlows,
+  "0017-traces": traces,
 };

@@ -4,7 +4,8 @@
  * --from-source (run the broker through tsx instead of the production build; for the smoke test),
  * --scenarios "execute (JWT),broker/token" (only these, besides the baseline; commas inside a name's parentheses do not split), --no-growth (skip the growth runs),
  * --runs N (measured runs per scenario, after a warm-up; the report gives each figure's median), --warmup S,
- * --node-flags "--max-semi-space-size=32" (Node/V8 flags for the broker process, for experiments).
+ * --node-flags "--max-semi-space-size=32" (Node/V8 flags for the broker process, for experiments),
+ * --tracing (each broker scenario once more with traces exported to a local OTLP sink, named "… + tracing").
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -19,6 +20,7 @@ import { startProcess, type Child } from "./processes.js";
 import { renderReport, type ScenarioResult } from "./report.js";
 import { BENCH_ACCESS_TOKEN } from "./fake-upstream.js";
 import { benchBrokerEnvironment, seedFixture, seedHistory, type BenchFixture } from "./seed.js";
+import { startOtlpSink, tracingEnvironment } from "./otlp-sink.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { values: flags } = parseArgs({
@@ -35,6 +37,7 @@ const { values: flags } = parseArgs({
     runs: { type: "string" },
     warmup: { type: "string" },
     databases: { type: "string" },
+    tracing: { type: "boolean" },
   },
 });
 const quick = flags.quick === true;
@@ -58,14 +61,14 @@ async function prepareStack(databaseUrl: string | undefined): Promise<Stack> {
   return { upstream, baseline, floor, dataDir, env, fixture, ...(databaseUrl ? { databaseUrl } : {}) };
 }
 
-async function startBroker(stack: Stack): Promise<Child> {
+async function startBroker(stack: Stack, extraEnv: Record<string, string> = {}): Promise<Child> {
   const port = "0";
   // --cpu-prof: the broker writes a V8 CPU profile into bench/results/ when it exits.
   const profile = flags["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${join(root, "bench/results")}`] : [];
   const nodeFlags = (flags["node-flags"] ?? "").split(" ").filter(Boolean);
   const entry = flags["from-source"] ? [...nodeFlags, ...profile, ...tsxLoader, join(root, "src/cli.ts"), "serve"] : [...nodeFlags, ...profile, join(root, "dist/cli.js"), "serve"];
   // Logs stay on at info, as JSON lines as in production (development's readable lines cost more).
-  return startProcess("node", entry, { ...stack.env, PORT: port, BROKER_LOG_LEVEL: "info", BROKER_LOG_FORMAT: "json" }, /Server listening at http:\/\/127\.0\.0\.1:(\d+)/);
+  return startProcess("node", entry, { ...stack.env, ...extraEnv, PORT: port, BROKER_LOG_LEVEL: "info", BROKER_LOG_FORMAT: "json" }, /Server listening at http:\/\/127\.0\.0\.1:(\d+)/);
 }
 
 async function mintToken(brokerUrl: string, fixture: BenchFixture): Promise<string> {
@@ -118,8 +121,22 @@ async function measureScenario(child: Child, spec: LoadSpec): Promise<MeasuredLo
   return { rps: of("rps"), p50: of("p50"), p99: of("p99"), max: of("max"), requests: sum("requests"), non2xx: sum("non2xx"), errors: sum("errors"), cpuMicrosPerCall: of("cpuMicrosPerCall") };
 }
 
+/** Every scenario against a broker without traces; with --tracing, the broker's scenarios once more with traces on. */
 async function measureAll(stack: Stack, database: string): Promise<ScenarioResult[]> {
-  const broker = await startBroker(stack);
+  const results = await measureBroker(stack, database);
+  if (!flags.tracing) return results;
+  const sink = await startOtlpSink();
+  try {
+    results.push(...(await measureBroker(stack, database, { env: tracingEnvironment(sink), suffix: " + tracing" })));
+    process.stderr.write(`  OTLP sink: ${sink.exports()} exports, ${Math.round(sink.bytes() / 1024)} KiB\n`);
+  } finally {
+    await sink.close();
+  }
+  return results;
+}
+
+async function measureBroker(stack: Stack, database: string, variant: { env: Record<string, string>; suffix: string } = { env: {}, suffix: "" }): Promise<ScenarioResult[]> {
+  const broker = await startBroker(stack, variant.env);
   const brokerUrl = `http://127.0.0.1:${broker.port}`;
   const results: ScenarioResult[] = [];
   try {
@@ -128,11 +145,13 @@ async function measureAll(stack: Stack, database: string): Promise<ScenarioResul
     for (const connections of concurrencies) {
       for (const [name, spec] of Object.entries(specs)) {
         if (onlyScenarios && !onlyScenarios.has(name)) continue;
+        // The bare proxy and the floor trace nothing: measured once, in the run without traces.
+        if (variant.suffix && (name === "baseline proxy" || name === "framework floor")) continue;
         // CPU per call of the process that answers: the bare proxy, the framework floor or the broker.
         const measured = name === "baseline proxy" ? stack.baseline : name === "framework floor" ? stack.floor : broker;
         const load = await measureScenario(measured, { ...spec, connections, durationSeconds });
-        results.push({ database, scenario: name, concurrency: connections, ...load, brokerRssMb: measured === broker ? broker.rssMb() : null });
-        process.stderr.write(`  ${database} c=${connections} ${name}: ${load.rps} req/s p50 ${load.p50} ms, ${load.cpuMicrosPerCall} CPU µs/call\n`);
+        results.push({ database, scenario: `${name}${variant.suffix}`, concurrency: connections, ...load, brokerRssMb: measured === broker ? broker.rssMb() : null });
+        process.stderr.write(`  ${database} c=${connections} ${name}${variant.suffix}: ${load.rps} req/s p50 ${load.p50} ms, ${load.cpuMicrosPerCall} CPU µs/call\n`);
       }
     }
   } finally {

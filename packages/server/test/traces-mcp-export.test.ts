@@ -136,7 +136,7 @@ describe("tracing off (no OTEL_* configuration)", () => {
 
   it("stays off with OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none, whatever endpoint is set", async () => {
     const receiver = await startOtlpReceiver();
-    for (const off of [{ OTEL_SDK_DISABLED: "true" }, { OTEL_TRACES_EXPORTER: "none" }]) {
+    for (const off of [{ OTEL_SDK_DISABLED: "true" }, { OTEL_TRACES_EXPORTER: "none" }] as Record<string, string>[]) {
       const world = await startScmWorld("sqlite", { env: { ...tracingEnvironment(receiver), ...off } });
       try {
         expect(world.broker.services.tracing.enabled, JSON.stringify(off)).toBe(false);

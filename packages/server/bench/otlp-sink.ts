@@ -32,5 +32,9 @@ export async function startOtlpSink(): Promise<OtlpSink> {
   };
 }
 
-/** The broker's tracing settings for a run with traces on: protobuf, the SDK's default batching. */
-export const tracingEnvironment = (sink: OtlpSink) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf", OTEL_SERVICE_NAME: "toolbroker-bench" });
+/**
+ * The broker's tracing settings for a run with traces on: protobuf unless the benchmark's own
+ * OTEL_EXPORTER_OTLP_PROTOCOL says otherwise, the SDK's default batching (other OTEL_* variables
+ * set for the benchmark reach the broker as they are).
+ */
+export const tracingEnvironment = (sink: OtlpSink, protocol = "http/protobuf") => ({ OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_EXPORTER_OTLP_PROTOCOL: protocol, OTEL_SERVICE_NAME: "toolbroker-bench" });

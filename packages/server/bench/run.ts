@@ -127,7 +127,7 @@ async function measureAll(stack: Stack, database: string): Promise<ScenarioResul
   if (!flags.tracing) return results;
   const sink = await startOtlpSink();
   try {
-    results.push(...(await measureBroker(stack, database, { env: tracingEnvironment(sink), suffix: " + tracing" })));
+    results.push(...(await measureBroker(stack, database, { env: tracingEnvironment(sink, process.env.OTEL_EXPORTER_OTLP_PROTOCOL), suffix: " + tracing" })));
     process.stderr.write(`  OTLP sink: ${sink.exports()} exports, ${Math.round(sink.bytes() / 1024)} KiB\n`);
   } finally {
     await sink.close();

@@ -11,6 +11,7 @@ import {
   ATTR_URL_FULL,
 } from "@opentelemetry/semantic-conventions";
 import type { Attributes } from "@opentelemetry/api";
+import { memoizeByKey } from "../shared/memo.js";
 
 export const SPANS = {
   /** POST /v1/tools/execute (also a re-execute with approval_id) and MCP tools/call. */
@@ -58,6 +59,15 @@ const ATTR_URL_TEMPLATE = "url.template";
 
 const DEFAULT_PORTS: Record<string, number> = { "http:": 80, "https:": 443 };
 
+/** A provider's base URL, parsed once (a few of them serve every call): never its user info, query or fragment. */
+const baseOf = memoizeByKey(
+  (baseUrl) => {
+    const base = new URL(baseUrl);
+    return { hostname: base.hostname, port: base.port ? Number(base.port) : (DEFAULT_PORTS[base.protocol] ?? 0), origin: `${base.protocol}//${base.host}`, basePath: base.pathname.replace(/\/+$/, "") };
+  },
+  { maxEntries: 1_000, maxKeyLength: 2_048 },
+);
+
 /**
  * The HTTP client attributes of one upstream request. `url.full` is the provider's API base URL
  * (scheme, host, port, path; never user info) joined with the tool's declared path template
@@ -65,14 +75,14 @@ const DEFAULT_PORTS: Record<string, number> = { "http:": 80, "https:": 443 };
  * values, and a query may hold an API key.
  */
 export function upstreamUrlAttributes(method: string, baseUrl: string, pathTemplate: string | undefined, resendCount: number): Attributes {
-  const base = new URL(baseUrl);
+  const base = baseOf(baseUrl);
   const template = pathTemplate === undefined ? undefined : `/${pathTemplate.replace(/^\/+/, "")}`;
-  const basePath = base.pathname.replace(/\/+$/, "");
+  const { basePath } = base;
   return {
     [ATTR_HTTP_REQUEST_METHOD]: method,
     [ATTR_SERVER_ADDRESS]: base.hostname,
-    [ATTR_SERVER_PORT]: base.port ? Number(base.port) : (DEFAULT_PORTS[base.protocol] ?? 0),
-    [ATTR_URL_FULL]: `${base.protocol}//${base.host}${basePath}${template ?? ""}`,
+    [ATTR_SERVER_PORT]: base.port,
+    [ATTR_URL_FULL]: `${base.origin}${basePath}${template ?? ""}`,
     ...(template !== undefined ? { [ATTR_URL_TEMPLATE]: `${basePath}${template}` } : {}),
     ...(resendCount > 0 ? { [ATTR_HTTP_REQUEST_RESEND_COUNT]: resendCount } : {}),
   };

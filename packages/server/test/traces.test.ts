@@ -30,10 +30,10 @@ describeEachDatabase("traces of tool calls (OTLP/HTTP JSON)", (kind) => {
     await receiver?.close();
   });
 
-  /** The spans of one trace, once the broker has exported them. */
-  async function spansOfTrace(traceId: string): Promise<ExportedSpan[]> {
+  /** The spans of one trace, once the broker has exported at least `count` of them. */
+  async function spansOfTrace(traceId: string, count: number): Promise<ExportedSpan[]> {
     await world.broker.services.tracing.flush();
-    return receiver.spans().filter((span) => span.traceId === traceId);
+    return receiver.spansOfTrace(traceId, count);
   }
   const only = (spans: ExportedSpan[], predicate: (span: ExportedSpan) => boolean) => {
     const found = spans.filter(predicate);
@@ -57,7 +57,7 @@ describeEachDatabase("traces of tool calls (OTLP/HTTP JSON)", (kind) => {
     const continued = await call(world.broker, "POST", `/v1/tools/invocations/${invocationId}/continue`, { token: tenant.token, headers: { traceparent: later.traceparent } });
     expect(continued.status, continued.text).toBe(200);
 
-    const spans = await spansOfTrace(caller.traceId);
+    const spans = await spansOfTrace(caller.traceId, 10);
     const execute = only(spans, named("toolbroker.execute"));
     expect(execute).toMatchObject({ kind: SERVER, parentSpanId: caller.spanId, resource: { "service.name": "toolbroker-under-test" } });
     expect(execute.attributes).toMatchObject({
@@ -123,7 +123,7 @@ describeEachDatabase("traces of tool calls (OTLP/HTTP JSON)", (kind) => {
     // Each entry carries the trace of the request that wrote it: the ask, then the continue.
     expect(traces).toEqual({ "tool.approval_requested": caller.traceId, "tool.executed": resumed.traceId });
     expect(await world.broker.services.audit.verify(tenant.tenantId)).toMatchObject({ ok: true });
-    const spans = await spansOfTrace(resumed.traceId);
+    const spans = await spansOfTrace(resumed.traceId, 6);
     expect(only(spans, named("toolbroker.continue")).attributes["toolbroker.invocation_id"]).toBe(invocationId);
   });
 
@@ -134,7 +134,7 @@ describeEachDatabase("traces of tool calls (OTLP/HTTP JSON)", (kind) => {
     const shown = await call(world.broker, "GET", `/v1/tools/invocations/${plain.body.invocation_id}`, { token: tenant.token });
     expect(shown.body.trace_id).toMatch(/^[0-9a-f]{32}$/);
     expect(before.has(shown.body.trace_id)).toBe(false);
-    const execute = only(await spansOfTrace(shown.body.trace_id), named("toolbroker.execute"));
+    const execute = only(await spansOfTrace(shown.body.trace_id, 4), named("toolbroker.execute"));
     expect(execute.parentSpanId).toBe("");
     expect(execute.attributes).toMatchObject({ "toolbroker.outcome": "succeeded", "toolbroker.argument_keys": [] });
   });
@@ -147,7 +147,7 @@ describeEachDatabase("traces of tool calls (OTLP/HTTP JSON)", (kind) => {
     const again = callerTraceContext(caller.traceId);
     const ran = await executeWith(again.traceparent, { ...deletion("private-notes"), approval_id: approvalId });
     expect(ran.status, ran.text).toBe(200);
-    const spans = await spansOfTrace(caller.traceId);
+    const spans = await spansOfTrace(caller.traceId, 10);
     const reexecute = only(spans, (span) => span.name === "toolbroker.execute" && span.parentSpanId === again.spanId);
     expect(reexecute.attributes).toMatchObject({ "toolbroker.invocation_id": invocationId, "toolbroker.outcome": "succeeded" });
     expect(childrenOf(spans, reexecute).map((span) => span.name).sort()).toEqual(["DELETE /repos/{owner}/{repo}", "toolbroker.approval.consume", "toolbroker.policy", "toolbroker.records"]);
@@ -171,7 +171,7 @@ describeEachDatabase("traces of tool calls (OTLP/HTTP JSON)", (kind) => {
       expect(put.body).toMatchObject({ propagate_trace_context: true, updated_by: expect.stringContaining(tenant.operatorSubject) });
       const caller = callerTraceContext();
       expect((await whoAmI(caller.traceparent)).status).toBe(200);
-      const upstream = only(await spansOfTrace(caller.traceId), (span) => span.kind === CLIENT);
+      const upstream = only(await spansOfTrace(caller.traceId, 4), (span) => span.kind === CLIENT);
       expect(lastUpstreamHeaders()).toMatchObject({ traceparent: `00-${caller.traceId}-${upstream.spanId}-01`, tracestate: "caller=abc" });
       expect(upstream.attributes["toolbroker.trace_context_sent"]).toBe(true);
 

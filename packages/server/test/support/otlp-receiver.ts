@@ -31,6 +31,11 @@ export type OtlpReceiver = {
   spans(): ExportedSpan[];
   /** Every byte received, as text: what a search for leaked secrets reads. */
   rawText(): string;
+  /**
+   * The spans of one trace once at least `count` have arrived (at most 5 s): an export the batch
+   * processor's timer started may still be on its way when a flush resolves.
+   */
+  spansOfTrace(traceId: string, count: number): Promise<ExportedSpan[]>;
   close(): Promise<void>;
 };
 
@@ -86,9 +91,18 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
+  const spans = () => exports.filter((received) => received.contentType.startsWith("application/json")).flatMap((received) => spansOf(received.body));
   return {
     url: `http://127.0.0.1:${port}`,
     exports,
+    async spansOfTrace(traceId, count) {
+      const deadline = Date.now() + 5_000;
+      for (;;) {
+        const found = spans().filter((span) => span.traceId === traceId);
+        if (found.length >= count || Date.now() > deadline) return found;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
     spans: () => exports.filter((received) => received.contentType.startsWith("application/json")).flatMap((received) => spansOf(received.body)),
     rawText: () => exports.map((received) => received.body.toString("latin1")).join("\n"),
     close: () =>

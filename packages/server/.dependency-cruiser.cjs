@@ -19,7 +19,7 @@ const LAYERS = [
   { name: "providers", path: "^src/providers/" },
   { name: "records", path: "^src/(audit|events|vault)/|^src/config\\.ts$" },
   { name: "store and http", path: "^src/(store|http)/" },
-  { name: "base", path: "^src/shared/|^src/(errors|ids|clock|ttl-cache|config-schema|version|heap-growth)\\.ts$|^src/observability/metrics[^/]*\\.ts$" },
+  { name: "base", path: "^src/(shared|observability)/|^src/(errors|ids|clock|ttl-cache|config-schema|version|heap-growth)\\.ts$" },
 ];
 
 // A file two layers name (a `*-routes.ts` in a domain's folder) belongs to the higher one.

@@ -6,7 +6,8 @@
  * --runs N (measured runs per scenario, after a warm-up; the report gives each figure's median), --warmup S,
  * --node-flags "--max-semi-space-size=32" (Node/V8 flags for the broker process, for experiments),
  * --metrics off (the broker runs with BROKER_METRICS=off, to compare what the metrics cost per call; default on),
- * --no-build (reuse dist/ as the last run built it: for runs in pairs, e.g. metrics on and off).
+ * --no-build (reuse dist/ as the last run built it: for runs in pairs, e.g. metrics on and off),
+ * --tracing (each broker scenario once more with traces exported to a local OTLP sink, named "… + tracing").
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -21,6 +22,7 @@ import { startProcess, type Child } from "./processes.js";
 import { renderReport, type ScenarioResult } from "./report.js";
 import { BENCH_ACCESS_TOKEN } from "./fake-upstream.js";
 import { benchBrokerEnvironment, seedFixture, seedHistory, type BenchFixture } from "./seed.js";
+import { startOtlpSink, tracingEnvironment } from "./otlp-sink.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { values: flags } = parseArgs({
@@ -39,6 +41,7 @@ const { values: flags } = parseArgs({
     databases: { type: "string" },
     metrics: { type: "string" },
     "no-build": { type: "boolean" },
+    tracing: { type: "boolean" },
   },
 });
 const metricsMode = flags.metrics ?? process.env.BROKER_METRICS ?? "on";
@@ -64,14 +67,14 @@ async function prepareStack(databaseUrl: string | undefined): Promise<Stack> {
   return { upstream, baseline, floor, dataDir, env, fixture, ...(databaseUrl ? { databaseUrl } : {}) };
 }
 
-async function startBroker(stack: Stack): Promise<Child> {
+async function startBroker(stack: Stack, extraEnv: Record<string, string> = {}): Promise<Child> {
   const port = "0";
   // --cpu-prof: the broker writes a V8 CPU profile into bench/results/ when it exits.
   const profile = flags["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${join(root, "bench/results")}`] : [];
   const nodeFlags = (flags["node-flags"] ?? "").split(" ").filter(Boolean);
   const entry = flags["from-source"] ? [...nodeFlags, ...profile, ...tsxLoader, join(root, "src/cli.ts"), "serve"] : [...nodeFlags, ...profile, join(root, "dist/cli.js"), "serve"];
   // Logs stay on at info, as JSON lines as in production (development's readable lines cost more).
-  return startProcess("node", entry, { ...stack.env, PORT: port, BROKER_LOG_LEVEL: "info", BROKER_LOG_FORMAT: "json", BROKER_METRICS: metricsMode }, /Server listening at http:\/\/127\.0\.0\.1:(\d+)/);
+  return startProcess("node", entry, { ...stack.env, BROKER_METRICS: metricsMode, ...extraEnv, PORT: port, BROKER_LOG_LEVEL: "info", BROKER_LOG_FORMAT: "json" }, /Server listening at http:\/\/127\.0\.0\.1:(\d+)/);
 }
 
 async function mintToken(brokerUrl: string, fixture: BenchFixture): Promise<string> {
@@ -124,8 +127,22 @@ async function measureScenario(child: Child, spec: LoadSpec): Promise<MeasuredLo
   return { rps: of("rps"), p50: of("p50"), p99: of("p99"), max: of("max"), requests: sum("requests"), non2xx: sum("non2xx"), errors: sum("errors"), cpuMicrosPerCall: of("cpuMicrosPerCall") };
 }
 
+/** Every scenario against a broker without traces; with --tracing, the broker's scenarios once more with traces on. */
 async function measureAll(stack: Stack, database: string): Promise<ScenarioResult[]> {
-  const broker = await startBroker(stack);
+  const results = await measureBroker(stack, database);
+  if (!flags.tracing) return results;
+  const sink = await startOtlpSink();
+  try {
+    results.push(...(await measureBroker(stack, database, { env: tracingEnvironment(sink, process.env.OTEL_EXPORTER_OTLP_PROTOCOL), suffix: " + tracing" })));
+    process.stderr.write(`  OTLP sink: ${sink.exports()} exports, ${Math.round(sink.bytes() / 1024)} KiB\n`);
+  } finally {
+    await sink.close();
+  }
+  return results;
+}
+
+async function measureBroker(stack: Stack, database: string, variant: { env: Record<string, string>; suffix: string } = { env: {}, suffix: "" }): Promise<ScenarioResult[]> {
+  const broker = await startBroker(stack, variant.env);
   const brokerUrl = `http://127.0.0.1:${broker.port}`;
   const results: ScenarioResult[] = [];
   try {
@@ -134,11 +151,13 @@ async function measureAll(stack: Stack, database: string): Promise<ScenarioResul
     for (const connections of concurrencies) {
       for (const [name, spec] of Object.entries(specs)) {
         if (onlyScenarios && !onlyScenarios.has(name)) continue;
+        // The bare proxy and the floor trace nothing: measured once, in the run without traces.
+        if (variant.suffix && (name === "baseline proxy" || name === "framework floor")) continue;
         // CPU per call of the process that answers: the bare proxy, the framework floor or the broker.
         const measured = name === "baseline proxy" ? stack.baseline : name === "framework floor" ? stack.floor : broker;
         const load = await measureScenario(measured, { ...spec, connections, durationSeconds });
-        results.push({ database, scenario: name, concurrency: connections, ...load, brokerRssMb: measured === broker ? broker.rssMb() : null });
-        process.stderr.write(`  ${database} c=${connections} ${name}: ${load.rps} req/s p50 ${load.p50} ms, ${load.cpuMicrosPerCall} CPU µs/call\n`);
+        results.push({ database, scenario: `${name}${variant.suffix}`, concurrency: connections, ...load, brokerRssMb: measured === broker ? broker.rssMb() : null });
+        process.stderr.write(`  ${database} c=${connections} ${name}${variant.suffix}: ${load.rps} req/s p50 ${load.p50} ms, ${load.cpuMicrosPerCall} CPU µs/call\n`);
       }
     }
   } finally {

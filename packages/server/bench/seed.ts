@@ -91,7 +91,7 @@ export async function seedHistory(config: Config, fixture: BenchFixture, count: 
           id, tenant_id: fixture.tenantId, env: "test" as const, agent_app_id: fixture.agentAppId, actor_type: "agent_app" as const, actor_id: fixture.agentAppId,
           tool_name: "scm.get_authenticated_user", provider: "scm", connection_id: fixture.connectionId, secret_item_id: null, status: "succeeded" as const,
           error_code: null, upstream_status: 200, latency_ms: 3, arguments_redacted: "{}", arguments_sealed: null, arguments_fingerprint: "seed", outcome_sealed: null,
-          approval_id: null, idempotency_key: null, request_fingerprint: null, created_at: at, completed_at: at, end_user_id: null, metered_period: at.slice(0, 7),
+          approval_id: null, idempotency_key: null, request_fingerprint: null, created_at: at, completed_at: at, end_user_id: null, metered_period: at.slice(0, 7), trace_id: null,
         });
         seq += 1;
         const row = {

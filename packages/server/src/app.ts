@@ -115,6 +115,10 @@ import { createVault } from "./vault/vault.js";
 import { createVaultQueries } from "./vault/vault-queries.js";
 import { createUrlSafety, systemResolver, type HostResolver } from "./shared/url-safety.js";
 import { registerWebhookRoutes } from "./webhooks/webhook-routes.js";
+import { createTracing, type Tracing } from "./observability/tracing.js";
+import { createTracingSettingsQueries } from "./tenants/tracing-settings-queries.js";
+import { registerTracingSettingsRoutes } from "./tenants/tracing-settings-routes.js";
+import { createTracingSettingsService } from "./tenants/tracing-settings-service.js";
 import { createWebhooks } from "./webhooks/webhooks.js";
 import { builtInNamesOf, createMetrics } from "./observability/metrics.js";
 import { registerReadings } from "./observability/metrics-readings.js";
@@ -136,6 +140,8 @@ export type BrokerDeps = {
   builtInProviders?: readonly ProviderDefinition[] | undefined;
   /** Approval channels of the test's own; each replaces the broker's channel of its kind. */
   approvalChannels?: readonly ApprovalChannel[] | undefined;
+  /** Spans of tool calls; default: a tracer of this app's own from `config.tracing` (none when it is off). */
+  tracing?: Tracing | undefined;
 };
 
 export async function createServices(deps: BrokerDeps) {
@@ -194,13 +200,15 @@ export async function createServices(deps: BrokerDeps) {
   const oauthApps = createOAuthAppService({ store, queries: createOAuthAppQueries(store), vault, catalogue, audit, clock });
   const connectionDeps = { store, queries: connectionQueries, cache: connectionCache, vault, oauthClient, catalogue, oauthApps, audit, events, clock, metrics };
   const connections = createConnectionService({ ...connectionDeps, upstream, publicUrl: config.publicUrl, production });
-  const credentialRefresher = createCredentialRefresher(connectionDeps);
+  const tracing = deps.tracing ?? createTracing(config.tracing);
+  const tracingSettings = createTracingSettingsService({ store, queries: createTracingSettingsQueries(store), audit, clock });
+  const credentialRefresher = createCredentialRefresher({ ...connectionDeps, tracing });
   const secretItems = createSecretItemService({ store, queries: secretItemQueries, vault, catalogue, audit, clock });
   const connectSessionQueries = createConnectSessionQueries(store);
   const connectSessions = createConnectSessionService({ queries: connectSessionQueries, catalogue, connections, secretItems, controlKeys, oauthApps, clock, publicUrl: config.publicUrl });
   const endUsers = createEndUserService({ queries: createEndUserQueries(store), connections, secretItems, connectSessions, audit });
   const approvalLinks = createApprovalLinks({ keys: vault.macKeys("approval-links"), clock, publicUrl: config.publicUrl, emailLinkTtlSeconds: config.approvalLinkTtlSeconds });
-  const tools = createToolServices({ store, vault, audit, events, clock, catalogue, upstream, connectionCache, credentialRefresher, secretItems, agentApps, approvalTtlSeconds: config.approvalTtlSeconds, endUserUrl: approvalLinks.endUserUrl, idempotencyQueries: createIdempotencyQueries(store), metrics });
+  const tools = createToolServices({ store, vault, audit, events, clock, catalogue, upstream, connectionCache, credentialRefresher, secretItems, agentApps, approvalTtlSeconds: config.approvalTtlSeconds, endUserUrl: approvalLinks.endUserUrl, idempotencyQueries: createIdempotencyQueries(store), metrics, tracing, tracePropagation: tracingSettings.propagates });
   const approvalPages = createApprovalPageService({
     links: approvalLinks,
     approvals: tools.approvals,
@@ -234,7 +242,7 @@ export async function createServices(deps: BrokerDeps) {
       storeStats: () => store.stats(),
     });
   }
-  return { ...tools, ...channelServices, approvalLinks, approvalPages, emailChannel, config, store, clock, vault, audit, events, webhooks, approvalOutbox, metering, meteringLedger, usage, billing, providers, catalogue, catalogueService, openApiImporter, upstream, connectionQueries, connectionCache, connections, connectSessions, endUsers, oauthApps, credentialRefresher, secretItems, tenants, memberProfiles, agentApps, controlKeys, signingKeys, brokerJwts, operators, developmentIssuer, limiters, redis, metrics };
+  return { ...tools, ...channelServices, approvalLinks, approvalPages, emailChannel, config, store, clock, vault, audit, events, webhooks, approvalOutbox, metering, meteringLedger, usage, billing, providers, catalogue, catalogueService, openApiImporter, upstream, connectionQueries, connectionCache, connections, connectSessions, endUsers, oauthApps, credentialRefresher, secretItems, tenants, memberProfiles, agentApps, controlKeys, signingKeys, brokerJwts, operators, developmentIssuer, limiters, redis, metrics, tracing, tracingSettings };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
@@ -336,6 +344,7 @@ export async function buildApp(
   registerMemberRoutes(app, services);
   registerApprovalArgumentsRoute(app, services);
   registerUsageRoutes(app, services);
+  registerTracingSettingsRoutes(app, services);
   registerMcpRoutes(app, {
     tools: createMcpTools(services),
     calls: createMcpCalls({ ...services, requestStates: createRequestStates(services), limiter: services.limiters.execute, publicUrl: config.publicUrl }),
@@ -363,6 +372,8 @@ export async function buildApp(
     services.redis?.disconnect();
     await services.openApiImporter.close();
     await services.upstream.close();
+    // Last: the spans of the requests that just finished are exported before the exporter stops.
+    await services.tracing.shutdown();
   });
   return app;
 }

@@ -3,8 +3,9 @@
  * Names, defaults and allowed ranges are declared here once, and problems are worded from the
  * schema. Variables with open-ended names (`BROKER_PROVIDER_<NAME>_…`) are read by config.ts.
  */
-import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { Type, type Static, type TOptional, type TSchema, type TString } from "@sinclair/typebox";
 import envSchema from "env-schema";
+import { OTEL_VARIABLES, type OtelVariable } from "./observability/tracing-config.js";
 
 export const DEFAULT_RATE_LIMITS = { executePerMinute: 600, tokenPerMinute: 60 };
 export const MAX_BROKER_TOKEN_TTL_SECONDS = 3600;
@@ -14,6 +15,9 @@ const oneOf = <const T extends string>(values: readonly T[], fallback: T) =>
     values.map((value) => Type.Literal(value)),
     { default: fallback },
   );
+
+/** The standard OpenTelemetry variables, passed through as text: observability/tracing-config.ts reads them. */
+const OtelVariables = Object.fromEntries(OTEL_VARIABLES.map((name) => [name, Type.Optional(Type.String())])) as Record<OtelVariable, TOptional<TString>>;
 
 export const EnvSchema = Type.Object(
   {
@@ -59,6 +63,7 @@ export const EnvSchema = Type.Object(
     // Checked in config.ts, whose problem does not quote it: it is a secret.
     BROKER_METRICS_TOKEN: Type.Optional(Type.String()),
     BROKER_METRICS_TENANT_LABELS: Type.Boolean({ default: false }),
+    ...OtelVariables,
   },
   // env-schema imposes this anyway (Ajv then drops undeclared variables); stated so the schema reads true.
   { additionalProperties: false },

@@ -8,6 +8,8 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { readSettings, type EnvSettings } from "./config-schema.js";
 import { parseMasterKeys } from "./vault/master-keys.js";
+import { readTracingConfig, type TracingConfig } from "./observability/tracing-config.js";
+import { SERVICE_NAME } from "./version.js";
 
 export { DEFAULT_RATE_LIMITS, MAX_BROKER_TOKEN_TTL_SECONDS } from "./config-schema.js";
 
@@ -72,6 +74,8 @@ export type Config = {
    */
   heapGrowthPercent: number;
   metrics: MetricsConfig;
+  /** Traces over OTLP/HTTP from the standard OTEL_* variables (observability/tracing-config.ts); undefined: tracing is off. */
+  tracing: TracingConfig | undefined;
 };
 
 /**
@@ -95,7 +99,8 @@ type ProcessEnv = Record<string, string | undefined>;
 export function loadConfig(env: ProcessEnv = process.env): Config {
   const { settings, problems } = readSettings(env);
   const oidc = parseOidc(settings, problems);
-  const config = configFrom(settings, oidc, parseProviderOverrides(env));
+  const tracing = readTracingConfig(settings, SERVICE_NAME, problems);
+  const config: Config = { ...configFrom(settings, oidc, parseProviderOverrides(env)), tracing };
   if (config.masterKeys) {
     try {
       parseMasterKeys(config.masterKeys);
@@ -134,7 +139,7 @@ export const DEFAULT_DATA_DIR = fileURLToPath(new URL("../data", import.meta.url
  */
 export const demoDataDirOf = (dataDir: string) => `${dataDir.replace(/\/+$/, "")}-demo`;
 
-function configFrom(settings: EnvSettings, oidc: OidcConfig | undefined, providers: Record<string, ProviderOverrides>): Config {
+function configFrom(settings: EnvSettings, oidc: OidcConfig | undefined, providers: Record<string, ProviderOverrides>): Omit<Config, "tracing"> {
   const environment = settings.BROKER_ENV;
   return {
     environment,

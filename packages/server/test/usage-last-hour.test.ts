@@ -92,7 +92,7 @@ describeEachDatabase("the last hour's calls and errors per minute", (kind) => {
     expect(await lastHour("", other)).toMatchObject({ calls: 0, errors: 0 });
   });
 
-  it("reads one range of one index: invocations_tenant_time_state replaced invocations_tenant_time (migration 0022)", async () => {
+  it("reads one range of one index: invocations_tenant_time_state replaced invocations_tenant_time (migration 0020)", async () => {
     const db = world.broker.runtime.store.db;
     const indexes =
       kind === "sqlite"

@@ -640,6 +640,8 @@ export interface paths {
                              */
                             status: "succeeded" | "failed" | "rejected" | "denied" | "awaiting_approval" | "sending" | "unknown";
                             tool_name: string;
+                            /** @description The OpenTelemetry trace (W3C trace id) of the request that first recorded this call; null when tracing was off. Its spans carry `toolbroker.invocation_id`. */
+                            trace_id: string | null;
                             upstream_status: number | null;
                         };
                     };

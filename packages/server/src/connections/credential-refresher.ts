@@ -30,6 +30,8 @@ import { plainValues } from "../providers/connection-values.js";
 import { describeChange, isUnbound, originChange, originChangedError, originsOf, type OriginChange, type ReconnectReason } from "../providers/credential-origins.js";
 import { UpstreamOAuthError, type OAuthClient } from "./oauth-client.js";
 import type { Metrics } from "../observability/metrics.js";
+import { NO_TRACING, type Tracing } from "../observability/tracing.js";
+import { ATTR, SPANS } from "../observability/tracing-attributes.js";
 
 /** Refresh this long before `expires_at`, so a token never expires mid-call. */
 export const REFRESH_MARGIN_MS = 60_000;
@@ -44,10 +46,13 @@ type RefresherDeps = {
   clock: Clock;
   cache: Pick<ConnectionCache, "invalidate">;
   metrics: Pick<Metrics, "tokenRefresh">;
+  /** A refresh is a `toolbroker.credential.refresh` span (in the tool call's trace when a call needed it). */
+  tracing?: Pick<Tracing, "inSpan"> | undefined;
 };
 
 export function createCredentialRefresher(deps: RefresherDeps) {
   const { store, queries, vault, clock } = deps;
+  const tracing = deps.tracing ?? NO_TRACING;
   const inFlight = new Map<string, Promise<TokenSet>>();
   /** Refresh failures the provider answered (it rotated nothing): they leave no write-ahead mark behind. */
   const answeredRefusals = new WeakSet<object>();
@@ -198,7 +203,13 @@ export function createCredentialRefresher(deps: RefresherDeps) {
     }
   }
 
+  /** `reason`: `expiring` (due before the call) or `rejected` (the provider answered 401 to the token). */
   function singleFlight(connection: Connection, force: boolean, staleAccessToken?: string): Promise<TokenSet> {
+    const attributes = { [ATTR.connectionId]: connection.id, [ATTR.provider]: connection.provider, [ATTR.refreshReason]: force ? "rejected" : "expiring" };
+    return tracing.inSpan(SPANS.credentialRefresh, { attributes }, () => refreshOnce(connection, force, staleAccessToken));
+  }
+
+  function refreshOnce(connection: Connection, force: boolean, staleAccessToken?: string): Promise<TokenSet> {
     const pending = inFlight.get(connection.id);
     if (pending) return pending;
     const promise = refreshSerialised(connection, force, staleAccessToken).finally(() => inFlight.delete(connection.id));

@@ -32,6 +32,8 @@ import type { InvocationQueries } from "./invocation-queries.js";
 import { createInvocationSeals } from "./invocation-seals.js";
 import { outcomeUnknown, transitions, type CallDescription, type CallOutcome, type InvocationRecord, type StoredOutcome } from "./invocation-states.js";
 import { auditEntryOf, createInvocationWrites, type RaisedEvent } from "./invocation-writes.js";
+import { NO_TRACING, type Tracing } from "../observability/tracing.js";
+import { RECORDS_STEPS, SPANS } from "../observability/tracing-attributes.js";
 
 type LifecycleDeps = {
   store: Pick<Store, "transaction" | "kind">;
@@ -42,6 +44,8 @@ type LifecycleDeps = {
   idempotency: Pick<Idempotency, "completeStatements" | "markSending" | "markStarted" | "release">;
   vault: Pick<Vault, "seal" | "open">;
   clock: Clock;
+  /** Each step's write is a `toolbroker.records` span (observability/tracing-attributes.ts). */
+  tracing?: Pick<Tracing, "inSpan" | "traceId"> | undefined;
 };
 
 /** A call to start: it runs as the invocation that waited, under the approval given. */
@@ -54,17 +58,20 @@ export function createInvocationLifecycle(deps: LifecycleDeps) {
   const { store, queries, approvals, idempotency, clock } = deps;
   const seals = createInvocationSeals(deps.vault);
   const writes = createInvocationWrites(deps);
-  const writeStep = (record: InvocationRecord, extra: { event?: RaisedEvent } = {}) => writes.write({ record, sealedOutcome: null, ...extra });
+  const tracing = deps.tracing ?? NO_TRACING;
+  const recorded = <T>(step: keyof typeof RECORDS_STEPS, work: () => Promise<T>) => tracing.inSpan(SPANS.records, RECORDS_STEPS[step], work);
+  const writeStep = (step: "reject" | "deny" | "mark_sending", record: InvocationRecord, extra: { event?: RaisedEvent } = {}) =>
+    recorded(step, () => writes.write({ record, sealedOutcome: null, ...extra }));
 
   return {
     /** Writes what the group commit still holds, then refuses new steps (shutdown, main.ts). */
     close: () => writes.close(),
 
     /** Admit: refused before anything was sent (tool, arguments, credential, approval); `event` is raised with it. */
-    reject: (call: CallDescription, error: BrokerError, event?: RaisedEvent) => writeStep(transitions.rejected(call, error), event ? { event } : {}),
+    reject: (call: CallDescription, error: BrokerError, event?: RaisedEvent) => writeStep("reject", transitions.rejected(call, error), event ? { event } : {}),
 
     /** Admit: refused by policy. */
-    deny: (call: CallDescription, error: BrokerError) => writeStep(transitions.denied(call, error)),
+    deny: (call: CallDescription, error: BrokerError) => writeStep("deny", transitions.denied(call, error)),
 
     /** Admit: the call waits for a person; it is stored with its sealed arguments and the approval it asks for. */
     async park(call: CallDescription, ask: ApprovalAsk): Promise<Approval> {
@@ -86,7 +93,7 @@ export function createInvocationLifecycle(deps: LifecycleDeps) {
         endUserId: caller.endUserId,
       });
       const argumentsSealed = await seals.sealArguments(caller.tenantId, invocationId, ask.args);
-      await writes.write({ record: transitions.awaitingApproval({ ...call, approvalId: approval.id }), sealedOutcome: null, argumentsSealed, approval });
+      await recorded("park", () => writes.write({ record: transitions.awaitingApproval({ ...call, approvalId: approval.id }), sealedOutcome: null, argumentsSealed, approval }));
       return approval;
     },
 
@@ -98,7 +105,7 @@ export function createInvocationLifecycle(deps: LifecycleDeps) {
      * claimed the key (a re-execute).
      */
     start: (call: StartingCall, options: { claimedAs?: string } = {}): Promise<boolean> =>
-      store.transaction(async (trx) => {
+      recorded("start", () => store.transaction(async (trx) => {
         if (!(await approvals.consume(call.approvalId, trx))) return false;
         if (!(await queries.startSending(call.invocationId, call.approvalId, trx))) {
           throw new BrokerError("conflict", "the invocation no longer waits for its approval", { invocation_id: call.invocationId });
@@ -113,11 +120,11 @@ export function createInvocationLifecycle(deps: LifecycleDeps) {
           }, trx);
         }
         return true;
-      }),
+      })),
 
     /** Start of a write under an idempotency key: written ahead, right before its request leaves. Answers the call as it now is (recorded). */
     async markSending(call: CallDescription): Promise<CallDescription> {
-      await writeStep(transitions.sending(call));
+      await writeStep("mark_sending", transitions.sending(call));
       return { ...call, existing: true };
     },
 
@@ -126,7 +133,7 @@ export function createInvocationLifecycle(deps: LifecycleDeps) {
       const record = transitions.finished(call, outcome);
       const sealedOutcome = record.outcome ? await seals.sealOutcome(call.caller.tenantId, call.invocationId, record.outcome) : null;
       try {
-        await writes.write({ record, sealedOutcome });
+        await recorded("finish", () => writes.write({ record, sealedOutcome }));
       } catch (error) {
         throw outcomeNotRecorded(call, outcome, error);
       }
@@ -138,11 +145,11 @@ export function createInvocationLifecycle(deps: LifecycleDeps) {
      * was parked, so it is not touched (another request may hold it now).
      */
     async denyWaiting(invocation: Invocation, caller: ActingCaller, error: BrokerError): Promise<void> {
-      const record: InvocationRecord = { ...transitions.denied(callOf(invocation, caller), error), idempotencyKey: undefined };
+      const record: InvocationRecord = { ...transitions.denied({ ...callOf(invocation, caller), traceId: tracing.traceId() }, error), idempotencyKey: undefined };
       const now = clock.now().toISOString();
-      await store.transaction(async (trx) => {
+      await recorded("deny_waiting", () => store.transaction(async (trx) => {
         if (await queries.markDenied(invocation.id, { errorCode: error.code, completedAt: now }, trx)) await deps.audit.appendManyIn([auditEntryOf(record)], trx);
-      });
+      }));
     },
 
     /**
@@ -154,14 +161,14 @@ export function createInvocationLifecycle(deps: LifecycleDeps) {
       const outcome: StoredOutcome = { kind: "error", status: error.status, code: error.code, message: error.message, details: error.details ?? {} };
       const sealed = await seals.sealOutcome(invocation.tenantId, invocation.id, outcome);
       const now = clock.now().toISOString();
-      await store.transaction(async (trx) => {
+      await recorded("mark_unknown", () => store.transaction(async (trx) => {
         const changed = await queries.settleUnknown(invocation.id, { errorCode: error.code, outcomeSealed: sealed, completedAt: now }, trx);
         if (!changed) return;
-        const call = callOf(invocation, originalCaller(invocation));
+        const call = { ...callOf(invocation, originalCaller(invocation)), traceId: tracing.traceId() };
         const record: InvocationRecord = { call, status: "unknown", errorCode: error.code, upstreamStatus: null, latencyMs: null, outcome, idempotencyKey: "keep" };
         await deps.audit.appendManyIn([auditEntryOf(record)], trx);
         if (call.idempotency) await runTogether(store, idempotency.completeStatements([{ scope: call.idempotency, invocationId: invocation.id, responseStatus: outcome.status }]), trx);
-      });
+      }));
     },
   };
 }

@@ -34,6 +34,7 @@ function invocationFromRow(row: InvocationsTable): Invocation {
     completedAt: row.completed_at,
     endUserId: row.end_user_id,
     meteredPeriod: row.metered_period,
+    traceId: row.trace_id,
   };
 }
 
@@ -64,6 +65,7 @@ function invocationToRow(invocation: Invocation): InvocationsTable {
     completed_at: invocation.completedAt,
     end_user_id: invocation.endUserId,
     metered_period: invocation.meteredPeriod,
+    trace_id: invocation.traceId,
   };
 }
 

@@ -47,6 +47,7 @@ export function createInvocationReader({ find, seals }: InvocationReaderDeps) {
         latency_ms: invocation.latencyMs,
         created_at: invocation.createdAt,
         completed_at: invocation.completedAt,
+        trace_id: invocation.traceId,
         ...(outcome?.kind === "result" ? { result: outcome.result, ...(outcome.approval ? { approval: outcome.approval } : {}) } : {}),
         ...(outcome?.kind === "error" ? { error: { code: outcome.code, message: outcome.message, ...(outcome.details ? { details: outcome.details } : {}) } } : {}),
       };

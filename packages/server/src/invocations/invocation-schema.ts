@@ -43,6 +43,9 @@ export const Invocation = Type.Object(
     latency_ms: Type.Union([Type.Integer(), Type.Null()]),
     created_at: Timestamp,
     completed_at: Type.Union([Timestamp, Type.Null()]),
+    trace_id: Type.Union([Type.String({ pattern: "^[0-9a-f]{32}$" }), Type.Null()], {
+      description: "The OpenTelemetry trace (W3C trace id) of the request that first recorded this call; null when tracing was off. Its spans carry `toolbroker.invocation_id`.",
+    }),
     result: Type.Optional(Type.Unknown()),
     approval: Type.Optional(ApprovalNote),
     error: Type.Optional(Type.Object({}, { additionalProperties: true })),

@@ -40,6 +40,8 @@ export type CallDescription = {
    * `argumentsFingerprint` above are then the edited call's, and this keeps what was asked for.
    */
   approvalEdit?: ApprovalEditRun | undefined;
+  /** The trace of the request making this step (observability/tracing.ts); unset when tracing is off. */
+  traceId?: string | null | undefined;
 };
 
 /** An approver's edit of the call that runs: what changed (redacted values), who edited, and what the agent asked for. */

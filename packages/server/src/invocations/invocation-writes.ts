@@ -66,6 +66,8 @@ export function auditEntryOf(record: InvocationRecord): AuditEntry {
       approval_id: call.approvalId,
       arguments: call.argumentsRedacted,
       via: call.channel,
+      // Inside `data`, so the audit chain's hash covers it; absent (not null) when tracing is off, so such rows read as before.
+      ...(call.traceId ? { trace_id: call.traceId } : {}),
       // A call an approver edited: what ran is `arguments`; what the agent asked for and who changed it are kept beside it.
       ...(call.approvalEdit
         ? { approval_edited: true, requested_arguments: call.approvalEdit.requestedArgumentsRedacted, edited_by: call.approvalEdit.editedBy, changes: call.approvalEdit.changes }
@@ -105,6 +107,7 @@ function newInvocation(step: StepWrite, now: string): Invocation {
     // A call that reached the provider is metered; one that did so before its first record is
     // metered on this row, in the same write, instead of on a usage event of its own.
     meteredPeriod: step.record.upstreamStatus !== null ? now.slice(0, 7) : null,
+    traceId: call.traceId ?? null,
   };
 }
 

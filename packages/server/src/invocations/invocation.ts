@@ -35,6 +35,8 @@ export type Invocation = {
   endUserId: string | null;
   /** The billing period a call that reached the provider when first recorded is metered in, on this row (store/schema.ts). */
   meteredPeriod: string | null;
+  /** The trace of the request that first recorded the call (W3C trace id, 32 hex digits); null when tracing was off. */
+  traceId: string | null;
 };
 
 /** What a lifecycle step changes on an invocation that exists already. */

@@ -28,6 +28,8 @@ export type McpToolCall = {
   inputResponses: Record<string, unknown> | undefined;
   /** Whether the client can be asked to open a URL (2026-07-28 with URL elicitation). */
   canElicitUrl: boolean;
+  /** The request's `params._meta`, whose `traceparent`/`tracestate` the call's span joins (MCP's trace context convention). */
+  meta?: Record<string, unknown> | undefined;
 };
 
 type McpCallDeps = {
@@ -86,7 +88,7 @@ export function createMcpCalls(deps: McpCallDeps) {
       try {
         await deps.limiter.consume(rateLimitBucket(caller, caller.agentAppId));
         const approvalId = previous?.kind === "approval" ? previous.approvalId : undefined;
-        const outcome = await deps.executeService.execute(caller, { tool_name: name, arguments: args, approval_id: approvalId }, { channel: "mcp" });
+        const outcome = await deps.executeService.execute(caller, { tool_name: name, arguments: args, approval_id: approvalId }, { channel: "mcp", traceContext: call.meta });
         return succeeded(outcome.invocation_id, outcome.result, outcome.approval);
       } catch (thrown) {
         const error = asToolFailure(thrown);

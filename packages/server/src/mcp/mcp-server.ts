@@ -78,7 +78,8 @@ export function mcpServerFactory({ tools, calls, limiter }: FactoryDeps): McpSer
     );
     server.setRequestHandler("tools/call", async (request, ctx) => {
       const state = ctx.mcpReq.requestState();
-      const progressToken = (ctx.mcpReq._meta ?? request.params._meta)?.progressToken as string | number | undefined;
+      const meta = (ctx.mcpReq._meta ?? request.params._meta) as Record<string, unknown> | undefined;
+      const progressToken = meta?.progressToken as string | number | undefined;
       const stopProgress = reportProgress(ctx.mcpReq.notify, progressToken);
       try {
         return await guarded(() =>
@@ -89,6 +90,7 @@ export function mcpServerFactory({ tools, calls, limiter }: FactoryDeps): McpSer
             requestState: typeof state === "string" ? state : undefined,
             inputResponses: ctx.mcpReq.inputResponses,
             canElicitUrl: era === "modern" && server.getClientCapabilities()?.elicitation?.url !== undefined,
+            meta,
           }),
         );
       } finally {

@@ -89,3 +89,17 @@ export function createToolCallTimers(deps: ToolCallTimerDeps) {
 }
 
 export type ToolCallTimers = ReturnType<typeof createToolCallTimers>;
+
+/** Tells `timer` how the call settled (succeeded, replayed or its error), and answers as the call does. */
+export function timeOutcome<T extends { replayed: boolean }>(timer: ToolCallTimer, work: Promise<T>): Promise<T> {
+  return work.then(
+    (result) => {
+      timer.succeeded({ replayed: result.replayed });
+      return result;
+    },
+    (error: unknown) => {
+      timer.failed(error);
+      throw error;
+    },
+  );
+}

@@ -14,6 +14,7 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client
 import { createToolCallTimers, type BuiltInNames, type ToolCallTimers } from "./metrics-tool-calls.js";
 
 export type { BuiltInNames, ToolCallTimer } from "./metrics-tool-calls.js";
+export { timeOutcome } from "./metrics-tool-calls.js";
 
 export const METRIC_PREFIX = "toolbroker_";
 

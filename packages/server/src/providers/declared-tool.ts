@@ -216,6 +216,7 @@ export function toolFromDeclaration(
     ...(declaration.scopes !== undefined ? { scopes: declaration.scopes } : {}),
     authModes: provider.authModes,
     ...(insensitive.length ? { caseInsensitiveArguments: caseInsensitivePointers(insensitive) } : {}),
+    pathTemplate: declaration.request.path,
     buildRequest: completeRequest
       ? (args) => completeRequest(buildDeclaredRequest(declaration.request, args), args)
       : (args) => buildDeclaredRequest(declaration.request, args),

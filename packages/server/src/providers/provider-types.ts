@@ -81,6 +81,8 @@ export type ToolDefinition = {
    */
   caseInsensitiveArguments?: readonly string[];
   buildRequest(args: Record<string, any>): UpstreamRequest;
+  /** The request path as declared, placeholders unfilled (`/repos/{owner}/{repo}`): what traces show instead of the path sent. */
+  pathTemplate?: string;
   /**
    * JSON Schema of the 2xx upstream body: what `mapResponse` relies on. A body that does not match
    * is an `upstream_error` (`unexpected_response`), never a crash in the mapper.

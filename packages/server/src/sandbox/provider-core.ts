@@ -116,6 +116,8 @@ export function createProviderCore<User>(config: ProviderCoreConfig<User>) {
         "content-type": header(req, "content-type"),
         "user-agent": header(req, "user-agent"),
         "x-github-api-version": header(req, "x-github-api-version"),
+        traceparent: header(req, "traceparent"),
+        tracestate: header(req, "tracestate"),
       },
     });
     await delay(apiDelayMs);

@@ -19,7 +19,7 @@ export type RecordedApiCall = {
   authorization: string | undefined;
   /** Parsed JSON or form body (form bodies become a plain object); undefined when empty. */
   body: unknown;
-  /** Selected request headers: accept, content-type, user-agent, x-github-api-version. */
+  /** Selected request headers: accept, content-type, user-agent, x-github-api-version, and the W3C trace context (traceparent, tracestate). */
   headers: Record<string, string | undefined>;
   /** Described sandboxes only: the operation matched (or route), whether the credential was accepted, what failed validation. */
   operationId?: string | undefined;

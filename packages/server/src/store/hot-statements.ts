@@ -67,6 +67,7 @@ export const INVOCATION_COLUMNS = allColumns<InvocationsTable>()([
   "completed_at",
   "end_user_id",
   "metered_period",
+  "trace_id",
 ]);
 
 export const USAGE_COLUMNS = allColumns<UsageEventsTable>()(["id", "tenant_id", "env", "agent_app_id", "tool_name", "invocation_id", "period", "occurred_at", "end_user_id"]);

@@ -9,7 +9,7 @@ import { MIGRATION_TABLE, type Db } from "./database.js";
 import { isDatabaseUnavailable } from "./database-errors.js";
 import { migrations } from "./migrations/index.js";
 
-/** The name of the last migration this build knows, e.g. `0022-…`. */
+/** The name of the last migration this build knows, e.g. `0020-…`. */
 export const LATEST_MIGRATION = Object.keys(migrations).at(-1)!;
 
 /**

@@ -226,7 +226,7 @@ export interface SecretItemsTable {
   reconnect_reason: "origin_changed" | null;
   /** JSON {name: {value}} of the provider's connect_input values given with the key (0015); null when none. */
   connection_values: string | null;
-  /** The value's last four characters when it has at least 16 (0020); null otherwise and for older rows. */
+  /** The value's last four characters when it has at least 16 (migration 0019); null otherwise and for older rows. */
   value_hint: string | null;
 }
 
@@ -376,6 +376,8 @@ export interface InvocationsTable {
    * (one whose answer came in a later step, or recorded before migration 0011) has one instead.
    */
   metered_period: string | null;
+  /** The trace of the request that first recorded the call, when tracing was on (migration 0017). */
+  trace_id: string | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -493,6 +495,15 @@ export interface TenantBrandingTable {
   updated_by: string;
 }
 
+/** A tenant's tracing settings (migration 0017); no row: the defaults. */
+export interface TracingSettingsTable {
+  tenant_id: string;
+  /** 1: a call's W3C trace context goes to the upstream with its request; 0: it never leaves the broker. */
+  propagate_trace_context: number;
+  updated_at: string;
+  updated_by: string;
+}
+
 export interface ConnectSessionsTable {
   id: string;
   tenant_id: string;
@@ -538,6 +549,7 @@ export interface Database {
   approval_link_uses: ApprovalLinkUsesTable;
   approval_settings: ApprovalSettingsTable;
   tenant_branding: TenantBrandingTable;
+  tracing_settings: TracingSettingsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

@@ -21,8 +21,11 @@ import type { Perform } from "./perform.js";
 import { approvedRun } from "./approved-call.js";
 import type { ExecuteResult } from "./execute-service.js";
 import type { CatalogueTool, ScopedTools } from "../catalogue/tool-catalogue.js";
-import type { Metrics, ToolCallTimer } from "../observability/metrics.js";
+import { timeOutcome, type Metrics, type ToolCallTimer } from "../observability/metrics.js";
 import { sentUpstream } from "./perform.js";
+import { NO_TRACING, SpanKind, type Span, type TraceCarrier, type Tracing } from "../observability/tracing.js";
+import { ATTR, SPANS } from "../observability/tracing-attributes.js";
+import { notePolicy, traceOutcome } from "./call-tracing.js";
 
 type ContinueDeps = {
   clock: Clock;
@@ -36,10 +39,15 @@ type ContinueDeps = {
   perform: Perform;
   replay: InvocationReplay;
   metrics: Pick<Metrics, "startToolCall">;
+  tracing?: Tracing | undefined;
 };
+
+/** The caller's W3C trace context (the request's headers): the continue span joins that trace. */
+export type ContinueOptions = { traceContext?: TraceCarrier | undefined };
 
 export function createContinueService(deps: ContinueDeps) {
   const { invocationQueries, lifecycle } = deps;
+  const tracing = deps.tracing ?? NO_TRACING;
 
   async function runStarted(invocation: Invocation, call: StartingCall, args: Record<string, unknown>, timer: ToolCallTimer): Promise<ExecuteResult> {
     const answer = (outcome: CallOutcome) => ({ ...settle(storedOutcomeOf(call, outcome), { replayed: false }), replayed: false });
@@ -66,9 +74,11 @@ export function createContinueService(deps: ContinueDeps) {
    * edit, if any): a deny rule added after the approval still wins.
    */
   async function assertPolicyStillAllows(invocation: Invocation, caller: ActingCaller, args: Record<string, unknown>) {
-    const entry = (await deps.catalogue.view(invocation)).tools.resolve(invocation.toolName);
-    const policy = await deps.policies.current(invocation.tenantId, invocation.env);
-    const decision = policy.evaluate({ toolName: invocation.toolName, risk: entry.tool.risk, agentAppId: invocation.agentAppId, endUserId: invocation.endUserId, arguments: args });
+    const decision = await tracing.inSpan(SPANS.policy, {}, async (span) => {
+      const entry = (await deps.catalogue.view(invocation)).tools.resolve(invocation.toolName);
+      const policy = await deps.policies.current(invocation.tenantId, invocation.env);
+      return notePolicy(span, policy.evaluate({ toolName: invocation.toolName, risk: entry.tool.risk, agentAppId: invocation.agentAppId, endUserId: invocation.endUserId, arguments: args }));
+    });
     if (decision.effect !== "deny") return;
     const error = policyDenied(decision, { invocation_id: invocation.id });
     await lifecycle.denyWaiting(invocation, caller, error);
@@ -98,10 +108,25 @@ export function createContinueService(deps: ContinueDeps) {
     return deps.replay.replay(invocation.tenantId, invocation.id);
   }
 
+  /** The invocation's ids on the continue span, once it is known to be the caller's. */
+  function noteInvocation(span: Span, invocation: Invocation) {
+    if (!span.isRecording()) return;
+    span.setAttributes({
+      [ATTR.tenantId]: invocation.tenantId,
+      [ATTR.env]: invocation.env,
+      [ATTR.agentAppId]: invocation.agentAppId,
+      [ATTR.invocationId]: invocation.id,
+      [ATTR.tool]: invocation.toolName,
+      [ATTR.genAiTool]: invocation.toolName,
+      ...(invocation.provider ? { [ATTR.provider]: invocation.provider } : {}),
+    });
+  }
+
   /** The continue itself; `timer` hears the waiting call's tool and the upstream request's time. */
-  async function continueTimed(timer: ToolCallTimer, caller: Caller, invocationId: string): Promise<ExecuteResult> {
+  async function continueTraced(timer: ToolCallTimer, caller: Caller, invocationId: string, span: Span): Promise<ExecuteResult> {
     const invocation = await invocationQueries.find(caller.tenantId, invocationId);
     if (!invocation || !canSee(caller, invocation)) throw notFound("invocation");
+    noteInvocation(span, invocation);
     timer.named(invocation.toolName, invocation.tenantId, true);
     const { tenantId, id, status } = invocation;
     if (status === "succeeded" || status === "failed" || status === "unknown") return deps.replay.replay(tenantId, id);
@@ -119,31 +144,28 @@ export function createContinueService(deps: ContinueDeps) {
     const acting = actingFor(caller, invocation);
     await assertApproved(invocation, acting, approval);
     // The approval is approved, so its edit (if any) is final: that is the call that runs.
-    const requested = { call: callOf(invocation, acting, approval.id), args: await deps.seals.openArguments(invocation) };
+    // This request's trace goes into the audit entries it writes; the invocation keeps the trace that created it.
+    const requested = { call: { ...callOf(invocation, acting, approval.id), traceId: tracing.traceId() }, args: await deps.seals.openArguments(invocation) };
     const run = await approvedRun(requested, approval, deps.seals);
     await assertPolicyStillAllows(invocation, acting, run.args);
     const call = { ...run.call, approvalId: approval.id };
     // Concurrent continues: one consumes the approval and runs the call; the others replay or wait.
-    if (await lifecycle.start(call)) return runStarted(invocation, call, run.args, timer);
+    const started = await tracing.inSpan(SPANS.approvalConsume, { attributes: { [ATTR.approvalId]: approval.id } }, () => lifecycle.start(call));
+    if (started) return runStarted(invocation, call, run.args, timer);
     const refusal = await deps.approvals.whyNotConsumed(approval.id);
     if (refusal) throw refusal;
     return deps.replay.replay(tenantId, id);
   }
 
   return {
-    /** Continue is a REST route: its calls count on the `rest` channel. */
-    async continueInvocation(caller: Caller, invocationId: string): Promise<ExecuteResult> {
+    /** The continue span (`toolbroker.continue`) covers it all, up to the answer or its replay; its calls count on the `rest` channel. */
+    continueInvocation(caller: Caller, invocationId: string, options: ContinueOptions = {}): Promise<ExecuteResult> {
       const timer = deps.metrics.startToolCall("rest");
-      try {
-        const result = await continueTimed(timer, caller, invocationId);
-        timer.succeeded({ replayed: result.replayed });
-        return result;
-      } catch (error) {
-        timer.failed(error);
-        throw error;
-      }
+      return tracing.inSpan(SPANS.continue, { kind: SpanKind.SERVER, carrier: options.traceContext, attributes: CONTINUE_ATTRIBUTES }, (span) => traceOutcome(span, timeOutcome(timer, continueTraced(timer, caller, invocationId, span))));
     },
   };
 }
+
+const CONTINUE_ATTRIBUTES = { [ATTR.channel]: "rest", [ATTR.genAiOperation]: "execute_tool" };
 
 export type ContinueService = ReturnType<typeof createContinueService>;

@@ -23,8 +23,11 @@ import { approvedRun, type ApprovedRun, type EditedArguments } from "./approved-
 import { redactArguments } from "./scrub.js";
 import type { CatalogueTool, ScopedTools, ToolCatalogue } from "../catalogue/tool-catalogue.js";
 import type { ExecuteBody } from "./tool-schemas.js";
-import type { Metrics, ToolCallTimer } from "../observability/metrics.js";
+import { timeOutcome, type Metrics, type ToolCallTimer } from "../observability/metrics.js";
 import { sentUpstream } from "./perform.js";
+import { NO_TRACING, SpanKind, type Span, type TraceCarrier, type Tracing } from "../observability/tracing.js";
+import { ATTR, SPANS } from "../observability/tracing-attributes.js";
+import { argumentKeysOf, notePolicy, traceOutcome } from "./call-tracing.js";
 
 export type ExecuteRequest = Static<typeof ExecuteBody>;
 /** A request as the pipeline sees it: arguments left out are `{}`. */
@@ -36,7 +39,11 @@ export type ExecuteResult = { invocation_id: string; result: unknown; approval?:
  * How the call arrived. Over MCP a client cannot carry an `approval_id` back, so the identical call
  * (same tool, arguments, credential, agent app, env and end user) finds the approval it asked for.
  */
-export type ExecuteOptions = { channel?: Channel };
+export type ExecuteOptions = {
+  channel?: Channel;
+  /** The caller's W3C trace context (REST request headers, MCP `params._meta`): the call's span joins that trace. */
+  traceContext?: TraceCarrier | undefined;
+};
 
 export type ExecuteDeps = {
   catalogue: ScopedTools;
@@ -50,12 +57,15 @@ export type ExecuteDeps = {
   replay: InvocationReplay;
   seals: EditedArguments;
   metrics: Pick<Metrics, "startToolCall" | "policyDecision" | "approvalRequested">;
+  tracing?: Tracing | undefined;
 };
 
 type Admitted = { entry: CatalogueTool; handle: CredentialHandle };
+type ExactCall = Parameters<ExecuteDeps["approvals"]["usableForCall"]>[1];
 
 export function createExecuteService(deps: ExecuteDeps) {
   const { lifecycle } = deps;
+  const tracing = deps.tracing ?? NO_TRACING;
 
   /** Records the refusal (admit: rejected, or denied by policy), then refuses. */
   async function refuse(call: CallDescription, error: BrokerError, how: { denied: boolean; event?: RaisedEvent | undefined }): Promise<never> {
@@ -96,7 +106,11 @@ export function createExecuteService(deps: ExecuteDeps) {
   }
 
   async function requestApproval(call: CallDescription, entry: CatalogueTool, args: Record<string, unknown>, decision: PolicyDecision): Promise<never> {
-    const approval = await lifecycle.park(call, { provider: entry.provider.id, args, ruleId: decision.rule_id, ruleApproval: decision.approval });
+    const approval = await tracing.inSpan(SPANS.approvalRequest, {}, async (span) => {
+      const parked = await lifecycle.park(call, { provider: entry.provider.id, args, ruleId: decision.rule_id, ruleApproval: decision.approval });
+      span.setAttribute(ATTR.approvalId, parked.id);
+      return parked;
+    });
     deps.metrics.approvalRequested();
     throw new BrokerError("approval_required", `${entry.tool.name} needs a human approval first`, { approval_id: approval.id, invocation_id: call.invocationId, expires_at: approval.expiresAt });
   }
@@ -107,10 +121,13 @@ export function createExecuteService(deps: ExecuteDeps) {
    */
   async function authorize(call: CallDescription, entry: CatalogueTool, body: ExecuteCall): Promise<ApprovedRun> {
     const { caller } = call;
-    const policy = await deps.policies.current(caller.tenantId, caller.env);
-    const judge = (args: Record<string, unknown>) =>
-      policy.evaluate({ toolName: entry.tool.name, risk: entry.tool.risk, agentAppId: caller.agentAppId, endUserId: caller.endUserId, arguments: args });
-    const decision = judge(body.arguments);
+    const { judge, decision } = await tracing.inSpan(SPANS.policy, {}, async (span) => {
+      const policy = await deps.policies.current(caller.tenantId, caller.env);
+      const judge = (args: Record<string, unknown>) =>
+        policy.evaluate({ toolName: entry.tool.name, risk: entry.tool.risk, agentAppId: caller.agentAppId, endUserId: caller.endUserId, arguments: args });
+      const decision = notePolicy(span, judge(body.arguments));
+      return { judge, decision };
+    });
     // The decision a call meets as it arrives (continue's re-check of an approved call is not counted again).
     deps.metrics.policyDecision(decision.effect);
     if (decision.effect === "deny") return refuse(call, policyDenied(decision), { denied: true });
@@ -130,21 +147,28 @@ export function createExecuteService(deps: ExecuteDeps) {
     const approvalId = body.approval_id ?? (call.channel === "mcp" ? (await deps.approvals.findLiveForCall(exactCall))?.id : undefined);
     if (!approvalId) return requestApproval(call, entry, body.arguments, decision);
     try {
-      const approval = await deps.approvals.usableForCall(approvalId, exactCall);
-      // The approved call runs as the invocation that asked for it, with the arguments as approved
-      // (an approver's edit, if any), started (its approval consumed, the call and this request's
-      // key marked sending) in one transaction.
-      const requested = { call: { ...call, invocationId: approval.invocationId, existing: true, approvalId: approval.id }, args: body.arguments };
-      const run = await approvedRun(requested, approval, deps.seals);
-      // An edited call meets policy too: a deny rule it falls under (one added since the decision, say) wins.
-      const edited = run.call.approvalEdit ? judge(run.args) : undefined;
-      if (edited?.effect === "deny") throw policyDenied(edited);
-      if (await lifecycle.start({ ...run.call, approvalId: approval.id }, { claimedAs: call.invocationId })) return run;
-      throw (await deps.approvals.whyNotConsumed(approval.id)) ?? new BrokerError("approval_already_used", "the approval was already used for one call", { approval_id: approval.id });
+      return await tracing.inSpan(SPANS.approvalConsume, { attributes: { [ATTR.approvalId]: approvalId } }, () => consumeApproval(call, body, approvalId, exactCall, judge));
     } catch (error) {
       if (!(error instanceof BrokerError)) throw error;
       return refuse(call, error, { denied: error.code === "policy_denied" });
     }
+  }
+
+  /**
+   * The approval named (or found) for this call, consumed as the call starts: the approved call runs
+   * as the invocation that asked for it, with the arguments as approved (an approver's edit, if
+   * any), started (its approval consumed, the call and this request's key marked sending) in one
+   * transaction.
+   */
+  async function consumeApproval(call: CallDescription, body: ExecuteCall, approvalId: string, exactCall: ExactCall, judge: (args: Record<string, unknown>) => PolicyDecision): Promise<ApprovedRun> {
+    const approval = await deps.approvals.usableForCall(approvalId, exactCall);
+    const requested = { call: { ...call, invocationId: approval.invocationId, existing: true, approvalId: approval.id }, args: body.arguments };
+    const run = await approvedRun(requested, approval, deps.seals);
+    // An edited call meets policy too: a deny rule it falls under (one added since the decision, say) wins.
+    const edited = run.call.approvalEdit ? judge(run.args) : undefined;
+    if (edited?.effect === "deny") throw policyDenied(edited);
+    if (await lifecycle.start({ ...run.call, approvalId: approval.id }, { claimedAs: call.invocationId })) return run;
+    throw (await deps.approvals.whyNotConsumed(approval.id)) ?? new BrokerError("approval_already_used", "the approval was already used for one call", { approval_id: approval.id });
   }
 
   /** A control key names the agent app it acts for, which must be active. */
@@ -160,15 +184,17 @@ export function createExecuteService(deps: ExecuteDeps) {
     return { ...caller, agentAppId: caller.agentAppId };
   }
 
-  /** The call itself; `timer` hears the tool it resolved to and the upstream request's time. */
-  async function run(timer: ToolCallTimer, anyCaller: Caller, named: ExecuteRequest, options: ExecuteOptions): Promise<ExecuteResult> {
+  /** The call itself; `timer` hears the tool it resolved to and the upstream request's time, `span` the ids. */
+  async function run(timer: ToolCallTimer, anyCaller: Caller, named: ExecuteRequest, options: ExecuteOptions, span: Span): Promise<ExecuteResult> {
     const caller = await actingCaller(anyCaller);
+    if (span.isRecording()) span.setAttributes({ [ATTR.tenantId]: caller.tenantId, [ATTR.env]: caller.env, [ATTR.agentAppId]: caller.agentAppId });
     // A tool named by its MCP name or a provider alias runs, is checked by policy and is recorded
     // under its dotted name. The request sees one view of the catalogue throughout.
     const { tools: catalogue } = await deps.catalogue.view(caller);
     const body: ExecuteCall = { ...named, tool_name: catalogue.canonicalName(named.tool_name) ?? named.tool_name, arguments: named.arguments ?? {} };
     timer.named(body.tool_name, caller.tenantId, catalogue.has(body.tool_name));
     const invocationId = uuidv7();
+    if (span.isRecording()) span.setAttributes({ [ATTR.tool]: body.tool_name, [ATTR.genAiTool]: body.tool_name, [ATTR.invocationId]: invocationId });
     const scope = body.idempotency_key
       ? { tenantId: caller.tenantId, env: caller.env, agentAppId: caller.agentAppId, endUserId: caller.endUserId, key: body.idempotency_key }
       : undefined;
@@ -176,7 +202,10 @@ export function createExecuteService(deps: ExecuteDeps) {
     if (scope && requestFingerprint) {
       const claim = await deps.idempotency.claim(scope, requestFingerprint, invocationId);
       if (claim.kind === "abandoned_send") await deps.replay.settleAbandoned(caller.tenantId, claim.invocationId, scope.key);
-      if (claim.kind !== "claimed") return deps.replay.replay(caller.tenantId, claim.invocationId);
+      if (claim.kind !== "claimed") {
+        span.setAttribute(ATTR.invocationId, claim.invocationId);
+        return deps.replay.replay(caller.tenantId, claim.invocationId);
+      }
     }
     const call: CallDescription = {
       caller,
@@ -192,13 +221,17 @@ export function createExecuteService(deps: ExecuteDeps) {
       requestFingerprint,
       existing: false,
       channel: options.channel ?? "rest",
+      traceId: tracing.traceId(),
     };
     try {
       const { entry, handle } = await admit(call, body, catalogue);
       // From here on the call is about the credential it resolved to (named or chosen by
       // default): that is what an approval pins down and what the invocation records.
       const resolved = { ...call, provider: entry.provider.id, ...handleIds(handle) };
+      if (span.isRecording()) span.setAttributes({ [ATTR.provider]: entry.provider.id, [ATTR.argumentKeys]: argumentKeysOf(entry, body.arguments) });
       const admitted = await authorize(resolved, entry, body);
+      // A re-execute runs as the invocation that waited for the approval.
+      if (admitted.call.invocationId !== invocationId) span.setAttribute(ATTR.invocationId, admitted.call.invocationId);
       const outcome = await deps.perform(admitted.call, entry, handle, admitted.args);
       if (sentUpstream(outcome)) timer.upstream(outcome.latencyMs);
       return { ...settle(storedOutcomeOf(admitted.call, outcome), { replayed: false }), replayed: false };
@@ -211,16 +244,12 @@ export function createExecuteService(deps: ExecuteDeps) {
   }
 
   return {
-    async execute(anyCaller: Caller, named: ExecuteRequest, options: ExecuteOptions = {}): Promise<ExecuteResult> {
-      const timer = deps.metrics.startToolCall(options.channel ?? "rest");
-      try {
-        const result = await run(timer, anyCaller, named, options);
-        timer.succeeded({ replayed: result.replayed });
-        return result;
-      } catch (error) {
-        timer.failed(error);
-        throw error;
-      }
+    /** The call's span (`toolbroker.execute`) covers it all, from the idempotency claim to the answer. */
+    execute(anyCaller: Caller, named: ExecuteRequest, options: ExecuteOptions = {}): Promise<ExecuteResult> {
+      const channel = options.channel ?? "rest";
+      const timer = deps.metrics.startToolCall(channel);
+      const attributes = { [ATTR.channel]: channel, [ATTR.genAiOperation]: "execute_tool", ...(channel === "mcp" ? { [ATTR.mcpMethod]: "tools/call" } : {}) };
+      return tracing.inSpan(SPANS.execute, { kind: SpanKind.SERVER, carrier: options.traceContext, attributes }, (span) => traceOutcome(span, timeOutcome(timer, run(timer, anyCaller, named, options, span))));
     },
   };
 }

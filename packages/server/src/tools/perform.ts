@@ -11,7 +11,16 @@ import type { CredentialHandle } from "./credential-resolution.js";
 import type { UpstreamCall } from "./upstream-call.js";
 import type { Metrics, UpstreamErrorKind } from "../observability/metrics.js";
 
-type PerformDeps = { upstreamCall: UpstreamCall; lifecycle: Pick<InvocationLifecycle, "markSending" | "finish">; metrics: Pick<Metrics, "upstreamError"> };
+type PerformDeps = {
+  upstreamCall: UpstreamCall;
+  lifecycle: Pick<InvocationLifecycle, "markSending" | "finish">;
+  metrics: Pick<Metrics, "upstreamError">;
+  /**
+   * Whether the tenant lets its calls' trace context go to the upstream (tenants/tracing-settings-service.ts);
+   * asked only while traces are exported.
+   */
+  tracePropagation?: { enabled: boolean; allows: (tenantId: string) => Promise<boolean> } | undefined;
+};
 
 /** Whether a call's request was handed to the network (its upstream time is then the outcome's latency, when known). */
 export const sentUpstream = (outcome: CallOutcome) => outcome.kind === "succeeded" || outcome.requestMayHaveLeft;
@@ -30,8 +39,10 @@ export function upstreamErrorKind(outcome: CallOutcome): UpstreamErrorKind | und
   return "other";
 }
 
-export function createPerform({ upstreamCall, lifecycle, metrics }: PerformDeps) {
+export function createPerform({ upstreamCall, lifecycle, metrics, tracePropagation }: PerformDeps) {
   return async function perform(call: CallDescription, entry: CatalogueTool, handle: CredentialHandle, args: Record<string, unknown>): Promise<CallOutcome> {
+    // Settings that cannot be read mean no propagation: the call itself goes on.
+    const propagateTraceContext = tracePropagation?.enabled ? await tracePropagation.allows(call.caller.tenantId).catch(() => false) : false;
     const preparation = await upstreamCall.prepare(entry, handle, args);
     if ("outcome" in preparation) {
       await lifecycle.finish(call, preparation.outcome);
@@ -41,7 +52,7 @@ export function createPerform({ upstreamCall, lifecycle, metrics }: PerformDeps)
     // as it waits, which throws, or as it starts).
     const writesUnderKey = call.idempotency !== undefined && entry.tool.sideEffect === "write" && call.approvalId === null;
     const sending = writesUnderKey ? await lifecycle.markSending(call) : call;
-    const outcome = await upstreamCall.send(preparation.ready);
+    const outcome = await upstreamCall.send(preparation.ready, { propagateTraceContext });
     const errorKind = upstreamErrorKind(outcome);
     if (errorKind) metrics.upstreamError(entry.provider.id, errorKind);
     await lifecycle.finish(sending, outcome);

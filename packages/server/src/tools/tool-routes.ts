@@ -102,7 +102,8 @@ export function registerToolRoutes(app: App, deps: ToolRouteDeps) {
         response: { 200: ExecuteResult, ...EXECUTE_ERRORS },
       },
     },
-    async (request, reply) => send(reply, await deps.executeService.execute(callerFrom(request.credential, { agentAppId: request.body.agent_app_id, endUserId: request.body.end_user_id }), request.body)),
+    async (request, reply) =>
+      send(reply, await deps.executeService.execute(callerFrom(request.credential, { agentAppId: request.body.agent_app_id, endUserId: request.body.end_user_id }), request.body, { traceContext: request.headers })),
   );
 
   app.post(
@@ -125,7 +126,7 @@ export function registerToolRoutes(app: App, deps: ToolRouteDeps) {
         response: { 200: ExecuteResult, ...errorResponses(400, 401, 403, 404, 409, 422, 429, 502, 503) },
       },
     },
-    async (request, reply) => send(reply, await deps.continueService.continueInvocation(callerFrom(request.credential, { endUserId: request.body.end_user_id }), request.params.id)),
+    async (request, reply) => send(reply, await deps.continueService.continueInvocation(callerFrom(request.credential, { endUserId: request.body.end_user_id }), request.params.id, { traceContext: request.headers })),
   );
 
   app.get(

@@ -36,6 +36,7 @@ import { createPerform } from "./perform.js";
 import type { ScopedTools } from "../catalogue/tool-catalogue.js";
 import { createUpstreamCall } from "./upstream-call.js";
 import type { Metrics } from "../observability/metrics.js";
+import type { Tracing } from "../observability/tracing.js";
 
 export type ToolServiceDeps = {
   store: Store;
@@ -54,10 +55,14 @@ export type ToolServiceDeps = {
   endUserUrl: (approval: Approval) => string | null;
   idempotencyQueries: IdempotencyQueries;
   metrics: Metrics;
+  /** Spans of every call (observability/tracing.ts); none when undefined. */
+  tracing?: Tracing | undefined;
+  /** Whether a tenant lets its calls' trace context go to the upstream (tenants/tracing-settings-service.ts). */
+  tracePropagation?: (tenantId: string) => Promise<boolean>;
 };
 
 export function createToolServices(deps: ToolServiceDeps) {
-  const { store, vault, audit, events, clock } = deps;
+  const { store, vault, audit, events, clock, tracing } = deps;
   const { catalogue } = deps;
   const tenantQueries = createTenantQueries(store);
   const memberIds = async (tenantId: string) => (await tenantQueries.listMembers(tenantId)).map((member) => member.id);
@@ -87,12 +92,13 @@ export function createToolServices(deps: ToolServiceDeps) {
     metrics: deps.metrics,
   });
   const idempotency = createIdempotency({ queries: deps.idempotencyQueries, clock });
-  const lifecycle = createInvocationLifecycle({ store, queries: invocationQueries, approvals, events, audit, idempotency, vault, clock });
+  const lifecycle = createInvocationLifecycle({ store, queries: invocationQueries, approvals, events, audit, idempotency, vault, clock, tracing });
   const credentialResolution = createCredentialResolution({ connections: deps.connectionCache, refresher: deps.credentialRefresher, secretItems: deps.secretItems });
-  const perform = createPerform({ upstreamCall: createUpstreamCall({ upstream: deps.upstream, refresher: deps.credentialRefresher }), lifecycle, metrics: deps.metrics });
+  const tracePropagation = deps.tracePropagation && tracing ? { enabled: tracing.enabled, allows: deps.tracePropagation } : undefined;
+  const perform = createPerform({ upstreamCall: createUpstreamCall({ upstream: deps.upstream, refresher: deps.credentialRefresher, tracing }), lifecycle, tracePropagation, metrics: deps.metrics });
   const replay = createInvocationReplay({ invocationQueries, seals, lifecycle });
-  const executeService = createExecuteService({ catalogue, credentialResolution, policies, approvals, agentApps: deps.agentApps, lifecycle, perform, idempotency, replay, seals, metrics: deps.metrics });
-  const continueService = createContinueService({ clock, invocationQueries, policies, approvals, lifecycle, seals, catalogue, credentialResolution, perform, replay, metrics: deps.metrics });
+  const executeService = createExecuteService({ catalogue, credentialResolution, policies, approvals, agentApps: deps.agentApps, lifecycle, perform, idempotency, replay, seals, metrics: deps.metrics, tracing });
+  const continueService = createContinueService({ clock, invocationQueries, policies, approvals, lifecycle, seals, catalogue, credentialResolution, perform, replay, metrics: deps.metrics, tracing });
   return { policies, approvals, approvalQueries, approvalVotes, approverMembers, approvalSettings, approvalDeliveries, approvalBindings, idempotency, lifecycle, seals, invocationReader, executeService, continueService };
 }
 

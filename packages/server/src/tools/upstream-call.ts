@@ -14,6 +14,8 @@ import { resolveApiBase } from "../providers/connection-values.js";
 import { basicCredentialsOf, MAX_RESULT_VALUES, scrub, scrubTargets } from "./scrub.js";
 import type { CatalogueTool } from "../catalogue/tool-catalogue.js";
 import type { CredentialRefresher } from "../connections/credential-refresher.js";
+import { NO_TRACING, SpanKind, SpanStatusCode, type Span, type Tracing } from "../observability/tracing.js";
+import { ATTR, ATTR_ERROR_TYPE, ATTR_HTTP_RESPONSE_STATUS_CODE, upstreamUrlAttributes } from "../observability/tracing-attributes.js";
 
 const MAX_UPSTREAM_MESSAGE = 500;
 
@@ -25,7 +27,25 @@ function upstreamMessage(body: unknown): string | undefined {
   return typeof message === "string" ? message.slice(0, MAX_UPSTREAM_MESSAGE) : undefined;
 }
 
-type UpstreamCallDeps = { upstream: UpstreamClient; refresher: Pick<CredentialRefresher, "getFreshCredentials" | "forceRefresh" | "assertActive"> };
+type UpstreamCallDeps = {
+  upstream: UpstreamClient;
+  refresher: Pick<CredentialRefresher, "getFreshCredentials" | "forceRefresh" | "assertActive">;
+  /** Each request to the provider is an HTTP client span (observability/tracing-attributes.ts, `upstreamUrlAttributes`). */
+  tracing?: Tracing | undefined;
+};
+
+/** How a prepared call is sent: `propagateTraceContext` adds the request span's `traceparent`/`tracestate` headers (the tenant's choice). */
+export type SendOptions = { propagateTraceContext?: boolean };
+
+/** The answer's status on the request span; a 4xx or 5xx is the client span's error, as the HTTP conventions say. */
+function noteResponse(span: Span, status: number) {
+  if (!span.isRecording()) return;
+  span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
+  if (status >= 400) {
+    span.setAttribute(ATTR_ERROR_TYPE, String(status));
+    span.setStatus({ code: SpanStatusCode.ERROR });
+  }
+}
 
 /** A provider's OAuth client changes rarely: the forms of its secret are computed once per client. */
 const clientSecretForms = new WeakMap<object, string[]>();
@@ -85,7 +105,7 @@ export type PreparedCall = {
 /** What preparing answered: the call, ready to send, or the outcome of a call that cannot be sent. */
 export type Preparation = { ready: PreparedCall } | { outcome: CallOutcome };
 
-export function createUpstreamCall({ upstream, refresher }: UpstreamCallDeps) {
+export function createUpstreamCall({ upstream, refresher, tracing = NO_TRACING }: UpstreamCallDeps) {
   const authStatus = (entry: CatalogueTool, response: UpstreamResponse) =>
     response.status === 401 ? 401 : entry.provider.inspectApiResponse?.(response)?.status === 401 ? 401 : response.status;
 
@@ -125,17 +145,26 @@ export function createUpstreamCall({ upstream, refresher }: UpstreamCallDeps) {
     }
   }
 
-  /** Sends the tool's request once with `credential`; answers the provider's response. */
-  async function sendOnce(prepared: PreparedCall, credential: Credential) {
+  /** Sends the tool's request once with `credential`, in a span of its own; answers the provider's response. */
+  function sendOnce(prepared: PreparedCall, credential: Credential, resendCount: number, options: SendOptions) {
     const { entry, request, secrets } = prepared;
     const { provider } = entry;
     const presented = provider.presentCredential(credential);
     secrets.add(credential.secret, ...presentedForms(presented));
-    return upstream.send(
-      prepared.baseUrl,
-      { ...request, headers: { ...provider.apiHeaders, ...request.headers, ...presented.headers }, query: { ...request.query, ...presented.query } },
-      { guarded: provider.tenantDefined === true },
-    );
+    const headers = { ...provider.apiHeaders, ...request.headers, ...presented.headers };
+    if (!tracing.enabled) return upstream.send(prepared.baseUrl, { ...request, headers, query: { ...request.query, ...presented.query } }, { guarded: provider.tenantDefined === true });
+    const template = entry.tool.pathTemplate;
+    return tracing.inSpan(template === undefined ? request.method : `${request.method} ${template}`, { kind: SpanKind.CLIENT }, async (span) => {
+      if (span.isRecording()) {
+        span.setAttributes(upstreamUrlAttributes(request.method, prepared.baseUrl, template, resendCount));
+        span.setAttribute(ATTR.traceContextSent, options.propagateTraceContext === true);
+      }
+      // The request span's own context: the provider's spans become its children.
+      if (options.propagateTraceContext) tracing.inject(headers);
+      const response = await upstream.send(prepared.baseUrl, { ...request, headers, query: { ...request.query, ...presented.query } }, { guarded: provider.tenantDefined === true });
+      noteResponse(span, response.status);
+      return response;
+    });
   }
 
   /** A failure after the request was handed to the network: whether it may have reached the provider. */
@@ -174,11 +203,12 @@ export function createUpstreamCall({ upstream, refresher }: UpstreamCallDeps) {
     },
 
     /** Sends a prepared call; on a 401 the connection is refreshed and the request sent once more. */
-    async send(prepared: PreparedCall): Promise<CallOutcome> {
+    async send(prepared: PreparedCall, options: SendOptions = {}): Promise<CallOutcome> {
       const { entry, handle, args, secrets } = prepared;
       let latencyMs = 0;
+      let attempts = 0;
       const attempt = async (credential: Credential) => {
-        const response = await sendOnce(prepared, credential);
+        const response = await sendOnce(prepared, credential, attempts++, options);
         latencyMs += response.latencyMs;
         return response;
       };

@@ -48,7 +48,7 @@ export function meteredExecutions(filter: MeteredFilter, db: Executor) {
     .where("metered_period", "is not", null)
     .$narrowType<{ period: string }>();
   // A call on its row is metered in the month it was created: the months' range of `created_at`
-  // is what makes its half an index range (invocations_tenant_time_state, migration 0022); `metered_period` decides.
+  // is what makes its half an index range (invocations_tenant_time_state, migration 0020); `metered_period` decides.
   if (filter.fromPeriod !== undefined) {
     events = events.where("period", ">=", filter.fromPeriod);
     calls = calls.where("created_at", ">=", filter.fromPeriod).where("metered_period", ">=", filter.fromPeriod);

@@ -45,7 +45,7 @@ export function createUsageQueries({ db }: Pick<Store, "db">) {
      * Recorded calls (every invocation row, whatever its state) per UTC minute of `created_at` in
      * [from, to), and how many of them are errors; minutes without any are absent. One range of
      * `invocations_tenant_time_state` (tenant_id, created_at, env, status), read from the index
-     * alone (migration 0022), bounded by the caller to an hour.
+     * alone (migration 0020), bounded by the caller to an hour.
      */
     async countPerMinute(tenantId: string, from: string, to: string, env: "test" | "live" | undefined): Promise<MinuteCount[]> {
       const rows = await minuteCountsQuery(db, tenantId, from, to, env).execute();

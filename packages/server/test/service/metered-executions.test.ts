@@ -18,7 +18,7 @@ const AT = "2026-03-14T10:00:00.000Z";
 const migrateThrough0012 = async (opened: Store) => (await migrateToLatest(opened.db)).filter((name) => name <= "0012-metering-report-times");
 
 /** An invocation row as these migrations know it (later migrations add nullable columns). */
-function invocation(id: string, meteredPeriod: string | null, createdAt = AT): Omit<InvocationsTable, "request_fingerprint"> {
+function invocation(id: string, meteredPeriod: string | null, createdAt = AT): Omit<InvocationsTable, "request_fingerprint" | "trace_id"> {
   return {
     id, tenant_id: "t1", env: "live", agent_app_id: "app_1", actor_type: "agent_app", actor_id: "app_1", tool_name: "scm.get_authenticated_user",
     provider: "scm", connection_id: null, secret_item_id: null, status: "succeeded", error_code: null, upstream_status: 200, latency_ms: 3,

@@ -15,9 +15,10 @@ import * as invocationRequestFingerprints from "./0013-invocation-request-finger
 import * as credentialOrigins from "./0014-credential-origins.js";
 import * as connectionValues from "./0015-connection-values.js";
 import * as approvalFlows from "./0016-approval-flows.js";
+import * as traces from "./0017-traces.js";
 import * as tenantBranding from "./0018-tenant-branding.js";
-import * as invocationTimeStates from "./0022-invocation-time-states.js";
-import * as secretItemHints from "./0020-secret-item-hints.js";
+import * as secretItemHints from "./0019-secret-item-hints.js";
+import * as invocationTimeStates from "./0020-invocation-time-states.js";
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -37,7 +38,8 @@ export const migrations: Record<string, Migration> = {
   "0014-credential-origins": credentialOrigins,
   "0015-connection-values": connectionValues,
   "0016-approval-flows": approvalFlows,
+  "0017-traces": traces,
   "0018-tenant-branding": tenantBranding,
-  "0020-secret-item-hints": secretItemHints,
-  "0022-invocation-time-states": invocationTimeStates,
+  "0019-secret-item-hints": secretItemHints,
+  "0020-invocation-time-states": invocationTimeStates,
 };

@@ -5,7 +5,7 @@ export const statements = {
   "audit_events.insert":
     `insert into "audit_events" ("id", "tenant_id", "seq", "occurred_at", "actor_type", "actor_id", "action", "target_type", "target_id", "outcome", "agent_app_id", "tool_name", "data", "prev_hash", "hash", "end_user_id") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   "invocations.insert":
-    `insert into "invocations" ("id", "tenant_id", "env", "agent_app_id", "actor_type", "actor_id", "tool_name", "provider", "connection_id", "secret_item_id", "status", "error_code", "upstream_status", "latency_ms", "arguments_redacted", "arguments_sealed", "arguments_fingerprint", "outcome_sealed", "approval_id", "idempotency_key", "request_fingerprint", "created_at", "completed_at", "end_user_id", "metered_period") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `insert into "invocations" ("id", "tenant_id", "env", "agent_app_id", "actor_type", "actor_id", "tool_name", "provider", "connection_id", "secret_item_id", "status", "error_code", "upstream_status", "latency_ms", "arguments_redacted", "arguments_sealed", "arguments_fingerprint", "outcome_sealed", "approval_id", "idempotency_key", "request_fingerprint", "created_at", "completed_at", "end_user_id", "metered_period", "trace_id") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   "usage_events.insert":
     `insert into "usage_events" ("id", "tenant_id", "env", "agent_app_id", "tool_name", "invocation_id", "period", "occurred_at", "end_user_id") values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("invocation_id") do nothing`,
   "idempotency_keys.claim":
@@ -17,7 +17,7 @@ export const statements = {
 /** The columns each statement binds, in order (SQLite). */
 export const columns: Partial<Record<keyof typeof statements, readonly string[]>> = {
   "audit_events.insert": ["id", "tenant_id", "seq", "occurred_at", "actor_type", "actor_id", "action", "target_type", "target_id", "outcome", "agent_app_id", "tool_name", "data", "prev_hash", "hash", "end_user_id"],
-  "invocations.insert": ["id", "tenant_id", "env", "agent_app_id", "actor_type", "actor_id", "tool_name", "provider", "connection_id", "secret_item_id", "status", "error_code", "upstream_status", "latency_ms", "arguments_redacted", "arguments_sealed", "arguments_fingerprint", "outcome_sealed", "approval_id", "idempotency_key", "request_fingerprint", "created_at", "completed_at", "end_user_id", "metered_period"],
+  "invocations.insert": ["id", "tenant_id", "env", "agent_app_id", "actor_type", "actor_id", "tool_name", "provider", "connection_id", "secret_item_id", "status", "error_code", "upstream_status", "latency_ms", "arguments_redacted", "arguments_sealed", "arguments_fingerprint", "outcome_sealed", "approval_id", "idempotency_key", "request_fingerprint", "created_at", "completed_at", "end_user_id", "metered_period", "trace_id"],
   "usage_events.insert": ["id", "tenant_id", "env", "agent_app_id", "tool_name", "invocation_id", "period", "occurred_at", "end_user_id"],
   "idempotency_keys.claim": ["tenant_id", "env", "agent_app_id", "key", "request_fingerprint", "status", "invocation_id", "response_status", "response_sealed", "created_at", "expires_at"],
   "idempotency_keys.complete": ["invocation_id", "response_status", "tenant_id", "env", "agent_app_id", "key"],

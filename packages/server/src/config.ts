@@ -8,6 +8,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { readSettings, type EnvSettings } from "./config-schema.js";
 import { parseMasterKeys } from "./vault/master-keys.js";
+import type { MetricsConfig } from "./observability/metrics.js";
 import { readTracingConfig, type TracingConfig } from "./observability/tracing-config.js";
 import { SERVICE_NAME } from "./version.js";
 
@@ -78,12 +79,7 @@ export type Config = {
   tracing: TracingConfig | undefined;
 };
 
-/**
- * Prometheus metrics: `port` set means their own listener (on `host`) and none on the main port;
- * `token` guards the main port's /metrics in production; `tenantLabels` adds a tenant label to
- * the tool-call metrics.
- */
-export type MetricsConfig = { enabled: boolean; port: number | undefined; host: string; token: string | undefined; tenantLabels: boolean };
+export type { MetricsConfig } from "./observability/metrics.js";
 
 /** A metrics token shorter than this is refused: it guards the broker's traffic figures. */
 export const MIN_METRICS_TOKEN_LENGTH = 24;

@@ -15,7 +15,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
-import type { MetricsConfig } from "../config.js";
+import type { MetricsConfig } from "./metrics.js";
 import { BrokerError } from "../errors.js";
 import { errorResponses } from "../http/schemas.js";
 import type { Metrics } from "./metrics.js";

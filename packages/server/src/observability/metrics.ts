@@ -23,6 +23,13 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 
 export type PolicyEffect = "allow" | "deny" | "require_approval";
 export type UpstreamErrorKind = "timeout" | "connection" | "refused" | "status_4xx" | "status_5xx" | "bad_response" | "too_large" | "other";
+/**
+ * Prometheus metrics: `port` set means their own listener (on `host`) and none on the main port;
+ * `token` guards the main port's /metrics in production; `tenantLabels` adds a tenant label to
+ * the tool-call metrics.
+ */
+export type MetricsConfig = { enabled: boolean; port: number | undefined; host: string; token: string | undefined; tenantLabels: boolean };
+
 export type WebhookAttemptOutcome = "succeeded" | "retrying" | "failed";
 
 

@@ -4,35 +4,28 @@
  * is saved, previewed, shown on a connect page, and can be removed. A viewer sees the brand and
  * cannot change it. Shot at desktop (1280×800) and phone (390×844) width into test-output/.
  */
-import { existsSync, mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { mkdirSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { CHROMIUM, CHROMIUM_FLAGS, CONSOLE_DIST, DESKTOP, PHONE, TEST_OUTPUT, browserSuiteSkipped } from "./support/chromium.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTenant, startBroker, type TestBroker, type TestTenant } from "../../server/test/support/broker.js";
 import { startFakeUpstreams, type FakeUpstreams } from "../../server/test/support/fake-upstreams/index.js";
 import { asOperator, call } from "../../server/test/support/http.js";
 import { logoPng } from "../../server/test/support/png.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const DIST = fileURLToPath(new URL("../dist", import.meta.url));
-const OUTPUT = fileURLToPath(new URL("../test-output", import.meta.url));
-const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 
-const missing = [!existsSync(CHROMIUM) && `${CHROMIUM} (apt-get install chromium)`, !existsSync(`${DIST}/index.html`) && "the console build (npm run build -w @toolbroker/console)"].filter(Boolean);
-if (missing.length) process.stdout.write(`\n[console] branding settings browser tests SKIPPED: missing ${missing.join(" and ")}\n\n`);
+const skipped = browserSuiteSkipped("branding settings");
 
-(missing.length ? describe.skip : describe)("Settings › Branding in the console, in Chromium", { timeout: 90_000 }, () => {
+(skipped ? describe.skip : describe)("Settings › Branding in the console, in Chromium", { timeout: 90_000 }, () => {
   let fakes: FakeUpstreams;
   let broker: TestBroker;
   let tenant: TestTenant;
   let browser: Browser;
 
   beforeAll(async () => {
-    mkdirSync(OUTPUT, { recursive: true });
+    mkdirSync(TEST_OUTPUT, { recursive: true });
     fakes = await startFakeUpstreams();
-    broker = await startBroker("sqlite", { env: { ...fakes.github.env }, consoleDirectory: DIST });
+    broker = await startBroker("sqlite", { env: { ...fakes.github.env }, consoleDirectory: CONSOLE_DIST });
     tenant = await createTenant(broker, "Acme");
     const issuer = broker.runtime.developmentIssuer!;
     await broker.services.tenants.addMember(tenant.tenantId, { issuer: issuer.issuer, subject: "brand-viewer", role: "viewer" }, "test");
@@ -45,9 +38,9 @@ if (missing.length) process.stdout.write(`\n[console] branding settings browser 
   });
 
   async function shootBoth(page: Page, name: string) {
-    await page.screenshot({ path: `${OUTPUT}/${name}.png`, fullPage: true });
+    await page.screenshot({ path: `${TEST_OUTPUT}/${name}.png`, fullPage: true });
     await page.setViewportSize(PHONE);
-    await page.screenshot({ path: `${OUTPUT}/${name}-phone.png`, fullPage: true });
+    await page.screenshot({ path: `${TEST_OUTPUT}/${name}-phone.png`, fullPage: true });
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), `${name} overflows at phone width`).toBeLessThanOrEqual(0);
     await page.setViewportSize(DESKTOP);
   }

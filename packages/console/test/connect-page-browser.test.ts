@@ -5,28 +5,25 @@
  * script, under the page's CSP, which blocks nothing the page needs); nothing scrolls sideways. An
  * expired or unknown link is a page that says which. Screenshots go to test-output/ to be looked at.
  */
-import { existsSync, mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { mkdirSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { CHROMIUM, CHROMIUM_FLAGS, TEST_OUTPUT, browserSuiteSkipped } from "./support/chromium.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTenant, startBroker, type TestBroker, type TestTenant } from "../../server/test/support/broker.js";
 import { startFakeUpstreams, type FakeUpstreams } from "../../server/test/support/fake-upstreams/index.js";
 import { asOperator, call } from "../../server/test/support/http.js";
 import { logoPng } from "../../server/test/support/png.js";
 
-const OUTPUT = fileURLToPath(new URL("../test-output", import.meta.url));
-mkdirSync(OUTPUT, { recursive: true });
+mkdirSync(TEST_OUTPUT, { recursive: true });
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const SIZES = [
   { name: "desktop", viewport: { width: 1280, height: 800 } },
   { name: "phone", viewport: { width: 390, height: 844 } },
 ] as const;
 
-if (!existsSync(CHROMIUM)) process.stdout.write(`\n[console] connect page browser tests SKIPPED: missing ${CHROMIUM} (apt-get install chromium)\n\n`);
+const skipped = browserSuiteSkipped("connect page", { consoleBuild: false });
 
-(existsSync(CHROMIUM) ? describe : describe.skip)("the hosted connect page, branded, in Chromium", { timeout: 60_000 }, () => {
+(skipped ? describe.skip : describe)("the hosted connect page, branded, in Chromium", { timeout: 60_000 }, () => {
   let fakes: FakeUpstreams;
   let broker: TestBroker;
   let tenant: TestTenant;
@@ -89,7 +86,7 @@ if (!existsSync(CHROMIUM)) process.stdout.write(`\n[console] connect page browse
       expect(await page.locator("[data-time-left]").textContent()).toMatch(/^in (29|30) minutes$/);
       expect(blocked).toEqual([]);
       expect(await scrollsSideways(page)).toBe(false);
-      await page.screenshot({ path: `${OUTPUT}/connect-branded-${name}.png`, fullPage: true });
+      await page.screenshot({ path: `${TEST_OUTPUT}/connect-branded-${name}.png`, fullPage: true });
     });
   });
 
@@ -102,7 +99,7 @@ if (!existsSync(CHROMIUM)) process.stdout.write(`\n[console] connect page browse
       expect(await page.getByText("Ask the app that sent you here for a new link").count()).toBe(1);
       expect(blocked).toEqual([]);
       expect(await scrollsSideways(page)).toBe(false);
-      await page.screenshot({ path: `${OUTPUT}/connect-expired-link-${name}.png`, fullPage: true });
+      await page.screenshot({ path: `${TEST_OUTPUT}/connect-expired-link-${name}.png`, fullPage: true });
     });
   });
 
@@ -112,7 +109,7 @@ if (!existsSync(CHROMIUM)) process.stdout.write(`\n[console] connect page browse
       expect(await page.getByText("Ask the app that sent you here for a new link").count()).toBe(1);
       expect(blocked).toEqual([]);
       expect(await scrollsSideways(page)).toBe(false);
-      await page.screenshot({ path: `${OUTPUT}/connect-unknown-link-${name}.png`, fullPage: true });
+      await page.screenshot({ path: `${TEST_OUTPUT}/connect-unknown-link-${name}.png`, fullPage: true });
     });
   });
 });

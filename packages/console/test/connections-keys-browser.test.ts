@@ -9,20 +9,14 @@
  * Screenshots go to packages/console/test-output/keys-*.png.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { mkdirSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { CHROMIUM, CHROMIUM_FLAGS, CONSOLE_DIST, DESKTOP, PHONE, TEST_OUTPUT, browserSuiteSkipped } from "./support/chromium.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTenant, startBroker, type TestBroker, type TestTenant } from "../../server/test/support/broker.js";
 import { startFakeUpstreams, type FakeUpstreams } from "../../server/test/support/fake-upstreams/index.js";
 import { call, mintBrokerToken } from "../../server/test/support/http.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const DIST = fileURLToPath(new URL("../dist", import.meta.url));
-const OUTPUT = fileURLToPath(new URL("../test-output", import.meta.url));
-const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 
 /** The tenant's own providers: one takes an API key, one connects through OAuth (only with the tenant's app). Loopback IP literals only. */
 const KEY_PROVIDER = { id: "ledger", display_name: "Ledger API", api_base_url: "https://127.0.0.1:9/api", auth: { type: "api_key", in: "header", name: "X-Api-Key" } };
@@ -33,15 +27,14 @@ const OAUTH_PROVIDER = {
   auth: { type: "oauth2", authorize_url: "https://127.0.0.1:9/oauth/authorize", token_url: "https://127.0.0.1:9/oauth/token", scopes: ["read"] },
 };
 
-const missing = [!existsSync(CHROMIUM) && `${CHROMIUM} (apt-get install chromium)`, !existsSync(`${DIST}/index.html`) && "the console build (npm run build -w @toolbroker/console)"].filter(Boolean);
-if (missing.length) process.stdout.write(`\n[console] API keys and connections browser tests SKIPPED: missing ${missing.join(" and ")}\n\n`);
+const skipped = browserSuiteSkipped("API keys and connections");
 
 /** What a page wrote to the browser console, failed to fetch, or was refused (any answer of 400 or more). */
 type Trouble = string[];
 /** The text of every answer the page received from the broker's API. */
 type Answers = Promise<string>[];
 
-(missing.length ? describe.skip : describe)("API keys, custom providers and names in the console, in Chromium", { timeout: 120_000 }, () => {
+(skipped ? describe.skip : describe)("API keys, custom providers and names in the console, in Chromium", { timeout: 120_000 }, () => {
   let fakes: FakeUpstreams;
   let broker: TestBroker;
   let tenant: TestTenant;
@@ -49,9 +42,9 @@ type Answers = Promise<string>[];
   const operator = () => ({ token: tenant.operatorToken, tenant: tenant.tenantId });
 
   beforeAll(async () => {
-    mkdirSync(OUTPUT, { recursive: true });
+    mkdirSync(TEST_OUTPUT, { recursive: true });
     fakes = await startFakeUpstreams();
-    broker = await startBroker("sqlite", { env: fakes.env, consoleDirectory: DIST });
+    broker = await startBroker("sqlite", { env: fakes.env, consoleDirectory: CONSOLE_DIST });
     tenant = await createTenant(broker, "Acme");
     for (const declaration of [KEY_PROVIDER, OAUTH_PROVIDER]) {
       const declared = await call(broker, "POST", "/v1/providers", { ...operator(), body: { declaration } });
@@ -69,7 +62,8 @@ type Answers = Promise<string>[];
     const page = await browser.newPage({ viewport: DESKTOP });
     page.on("console", (message) => (message.type() === "error" || message.type() === "warning" ? trouble.push(`console ${message.type()}: ${message.text()} at ${message.location().url}`) : undefined));
     page.on("pageerror", (error) => trouble.push(`page error: ${error.message}`));
-    page.on("requestfailed", (request) => trouble.push(`failed: ${request.method()} ${request.url()} ${request.failure()?.errorText}`));
+    // A request still in flight when the test navigates away is aborted by the browser, not failed.
+    page.on("requestfailed", (request) => (request.failure()?.errorText === "net::ERR_ABORTED" ? undefined : trouble.push(`failed: ${request.method()} ${request.url()} ${request.failure()?.errorText}`)));
     page.on("response", (response) => {
       if (response.status() >= 400) trouble.push(`${response.status()}: ${response.request().method()} ${response.url()}`);
       if (new URL(response.url()).pathname.startsWith("/v1/")) answers.push(response.text().catch(() => ""));
@@ -85,9 +79,9 @@ type Answers = Promise<string>[];
   async function shootBoth(page: Page, name: string, focus?: string) {
     for (const [width, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
       await page.setViewportSize(viewport);
-      await page.screenshot({ path: `${OUTPUT}/keys-${name}-${width}.png`, fullPage: true });
+      await page.screenshot({ path: `${TEST_OUTPUT}/keys-${name}-${width}.png`, fullPage: true });
       if (focus) await page.locator(focus).first().evaluate((element) => element.scrollIntoView({ block: "start" }));
-      await page.screenshot({ path: `${OUTPUT}/keys-${name}-${width}-screen.png` });
+      await page.screenshot({ path: `${TEST_OUTPUT}/keys-${name}-${width}-screen.png` });
       expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), `${name} at ${width} width scrolls sideways`).toBeLessThanOrEqual(0);
     }
     await page.setViewportSize(DESKTOP);

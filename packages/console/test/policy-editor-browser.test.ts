@@ -5,32 +5,25 @@
  * back; a fault the broker finds is shown at its field; a viewer cannot change anything.
  * Screenshots at desktop and phone width go to packages/console/test-output/policy-*.png.
  */
-import { existsSync, mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { mkdirSync } from "node:fs";
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
+import { CHROMIUM, CHROMIUM_FLAGS, CONSOLE_DIST, DESKTOP, PHONE, TEST_OUTPUT, browserSuiteSkipped } from "./support/chromium.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTenant, startBroker, type TestBroker, type TestTenant } from "../../server/test/support/broker.js";
 import { asOperator, call } from "../../server/test/support/http.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const DIST = fileURLToPath(new URL("../dist", import.meta.url));
-const OUTPUT = fileURLToPath(new URL("../test-output", import.meta.url));
-const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 const VIEWER = "policy-viewer";
 
-const missing = [!existsSync(CHROMIUM) && `${CHROMIUM} (apt-get install chromium)`, !existsSync(`${DIST}/index.html`) && "the console build (npm run build -w @toolbroker/console)"].filter(Boolean);
-if (missing.length) process.stdout.write(`\n[console] policy editor browser tests SKIPPED: missing ${missing.join(" and ")}\n\n`);
+const skipped = browserSuiteSkipped("policy editor");
 
-(missing.length ? describe.skip : describe)("the policy editor in Chromium", { timeout: 120_000 }, () => {
+(skipped ? describe.skip : describe)("the policy editor in Chromium", { timeout: 120_000 }, () => {
   let broker: TestBroker;
   let tenant: TestTenant;
   let browser: Browser;
 
   beforeAll(async () => {
-    mkdirSync(OUTPUT, { recursive: true });
-    broker = await startBroker("sqlite", { consoleDirectory: DIST });
+    mkdirSync(TEST_OUTPUT, { recursive: true });
+    broker = await startBroker("sqlite", { consoleDirectory: CONSOLE_DIST });
     tenant = await createTenant(broker, "Acme");
     const issuer = broker.runtime.developmentIssuer!;
     await broker.services.tenants.addMember(tenant.tenantId, { issuer: issuer.issuer, subject: VIEWER, role: "viewer" }, "test");
@@ -56,9 +49,9 @@ if (missing.length) process.stdout.write(`\n[console] policy editor browser test
   async function shootBoth(page: Page, name: string, focus?: Locator) {
     for (const [width, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
       await page.setViewportSize(viewport);
-      await page.screenshot({ path: `${OUTPUT}/policy-${name}-${width}.png`, fullPage: true });
+      await page.screenshot({ path: `${TEST_OUTPUT}/policy-${name}-${width}.png`, fullPage: true });
       if (focus) await focus.evaluate((element) => element.scrollIntoView({ block: "start" }));
-      await page.screenshot({ path: `${OUTPUT}/policy-${name}-${width}-screen.png` });
+      await page.screenshot({ path: `${TEST_OUTPUT}/policy-${name}-${width}-screen.png` });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, `${name} at ${width} width scrolls sideways`).toBeLessThanOrEqual(0);
     }

@@ -6,22 +6,17 @@
  * nothing scrolls sideways, and the browser reports no error and no Content-Security-Policy
  * violation. Screenshots go to packages/console/test-output/usage-charts*.png.
  */
-import { existsSync, mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { mkdirSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { CHROMIUM, CHROMIUM_FLAGS, CONSOLE_DIST, TEST_OUTPUT, browserSuiteSkipped } from "./support/chromium.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTenant, startBroker, type TestBroker, type TestTenant } from "../../server/test/support/broker.js";
 import { connectAccount } from "../../server/test/support/connect.js";
 import { startFakeUpstreams, type FakeUpstreams } from "../../server/test/support/fake-upstreams/index.js";
 import { call, mintBrokerToken } from "../../server/test/support/http.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const DIST = fileURLToPath(new URL("../dist", import.meta.url));
-const OUTPUT = fileURLToPath(new URL("../test-output", import.meta.url));
-const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
-const missing = [!existsSync(CHROMIUM) && `${CHROMIUM} (apt-get install chromium)`, !existsSync(`${DIST}/index.html`) && "the console build (npm run build -w @toolbroker/console)"].filter(Boolean);
-if (missing.length) process.stdout.write(`\n[console] usage browser tests SKIPPED: missing ${missing.join(" and ")}\n\n`);
+const skipped = browserSuiteSkipped("usage");
 
 const VIEWPORTS = [
   { name: "desktop", width: 1280, height: 800 },
@@ -30,7 +25,7 @@ const VIEWPORTS = [
 
 const LAST_HOUR_TITLE = "Calls and errors per minute, the last hour";
 
-(missing.length ? describe.skip : describe)("the Usage page's charts in Chromium", { timeout: 120_000 }, () => {
+(skipped ? describe.skip : describe)("the Usage page's charts in Chromium", { timeout: 120_000 }, () => {
   let fakes: FakeUpstreams;
   let broker: TestBroker;
   let tenant: TestTenant;
@@ -39,9 +34,9 @@ const LAST_HOUR_TITLE = "Calls and errors per minute, the last hour";
   let callMinute: { label: string; short: string; calls: number; errors: number };
 
   beforeAll(async () => {
-    mkdirSync(OUTPUT, { recursive: true });
+    mkdirSync(TEST_OUTPUT, { recursive: true });
     fakes = await startFakeUpstreams();
-    broker = await startBroker("sqlite", { env: { ...fakes.github.env }, consoleDirectory: DIST });
+    broker = await startBroker("sqlite", { env: { ...fakes.github.env }, consoleDirectory: CONSOLE_DIST });
     tenant = await createTenant(broker, "Acme");
     const testAccount = await connectAccount(broker, tenant, "scm");
     const liveAccount = await connectAccount(broker, tenant, "scm", { env: "live" });
@@ -130,12 +125,12 @@ const LAST_HOUR_TITLE = "Calls and errors per minute, the last hour";
       }
       // The tool names are on the tool chart's axis.
       expect(await chart(page, "Executions by tool").locator("text", { hasText: "scm.list_repositories" }).count()).toBe(1);
-      await page.screenshot({ path: `${OUTPUT}/usage-charts-${viewport.name}.png`, fullPage: true });
+      await page.screenshot({ path: `${TEST_OUTPUT}/usage-charts-${viewport.name}.png`, fullPage: true });
       // Each screen of the page on its own, to look at.
       const height = await page.evaluate(() => document.documentElement.scrollHeight);
       for (let y = 0, part = 1; y < height; y += viewport.height, part += 1) {
         await page.evaluate((top) => window.scrollTo(0, top), y);
-        await page.screenshot({ path: `${OUTPUT}/usage-charts-${viewport.name}-${part}.png` });
+        await page.screenshot({ path: `${TEST_OUTPUT}/usage-charts-${viewport.name}-${part}.png` });
       }
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow).toBeLessThanOrEqual(0);
@@ -169,7 +164,7 @@ const LAST_HOUR_TITLE = "Calls and errors per minute, the last hour";
       const tooltip = figure.locator(".chart-tooltip");
       await expect.poll(() => tooltip.isVisible(), { timeout: 5_000 }).toBe(true);
       expect(await tooltip.textContent()).toBe(`${callMinute.label}calls: ${callMinute.calls}errors: ${callMinute.errors}`);
-      await page.screenshot({ path: `${OUTPUT}/usage-charts-tooltip-${viewport.name}.png`, clip: (await figure.boundingBox())! });
+      await page.screenshot({ path: `${TEST_OUTPUT}/usage-charts-tooltip-${viewport.name}.png`, clip: (await figure.boundingBox())! });
 
       // The tool chart's tooltip too: the tool in full and its executions per env.
       const tools = chart(page, "Executions by tool");

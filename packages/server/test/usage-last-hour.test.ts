@@ -18,8 +18,10 @@ import { connect, execute, startToolWorld, type ToolWorld } from "./support/tool
 type LastHour = { from: string; to: string; env?: string; calls: number; errors: number; data: { minute: string; calls: number; errors: number }[] };
 
 describeEachDatabase("the last hour's calls and errors per minute", (kind) => {
-  // Ten seconds into a minute, so that the calls of one step fall in one minute.
-  const start = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 10_000);
+  // Ten seconds into a minute, so that the calls of one step fall in one minute, and at least a
+  // second before now: the operator token is issued on the wall clock for an hour, and the last
+  // steps move this clock an hour on (a start ahead of now expired it, in the first ten seconds of a minute).
+  const start = new Date(Math.floor((Date.now() - 11_000) / 60_000) * 60_000 + 10_000);
   const clock = manualClock(start);
   let world: ToolWorld;
   let scm: string;

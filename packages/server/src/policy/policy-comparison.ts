@@ -35,19 +35,26 @@ export function argumentsSatisfying(conditions: readonly PolicyCondition[]): Rec
   return args;
 }
 
-/** Writes `value` at a JSON pointer, creating objects on the way; false when the path is taken or is the root. */
+/** Keys that reach an object's prototype instead of a property of its own: a pointer through one is never written. */
+const PROTOTYPE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+
+/**
+ * Writes `value` at a JSON pointer, creating objects on the way; false when the path is taken, is
+ * the root, or goes through a prototype key (a rule's pointer is the caller's text: written
+ * naively, `/__proto__/x` would set `x` on every object of the process).
+ */
 function setPointer(target: Record<string, unknown>, pointer: string, value: unknown): boolean {
   const keys = pointer.split("/").slice(1).map((key) => key.replace(/~1/g, "/").replace(/~0/g, "~"));
-  if (keys.length === 0) return false;
+  if (keys.length === 0 || keys.some((key) => PROTOTYPE_KEYS.has(key))) return false;
   let node = target;
   for (const key of keys.slice(0, -1)) {
-    const next = node[key];
+    const next = Object.hasOwn(node, key) ? node[key] : undefined;
     if (next === undefined) node = node[key] = {} as Record<string, unknown>;
     else if (typeof next === "object" && next !== null && !Array.isArray(next)) node = next as Record<string, unknown>;
     else return false;
   }
   const last = keys.at(-1)!;
-  if (last in node) return false;
+  if (Object.hasOwn(node, last)) return false;
   node[last] = value;
   return true;
 }

@@ -56,6 +56,18 @@ describe("representative calls", () => {
     expect(argumentsSatisfying([{ pointer: "/a~1b", equals: 1 }])).toEqual({ "a/b": 1 });
   });
 
+  it("never writes through a prototype key: a pointer into __proto__, constructor or prototype builds no arguments and pollutes nothing", () => {
+    for (const pointer of ["/__proto__/credentials", "/a/__proto__/role", "/constructor/prototype/x", "/prototype"]) {
+      expect(argumentsSatisfying([{ pointer, equals: ["operator"] }])).toBeUndefined();
+    }
+    expect(({} as Record<string, unknown>)["credentials"]).toBeUndefined();
+    expect(({} as Record<string, unknown>)["role"]).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty("x");
+    const rules: PolicyRule[] = [{ id: "proto", effect: "allow", conditions: [{ pointer: "/__proto__/credentials", equals: ["operator"] }] }];
+    representativeCalls([{ name: "scm.get_authenticated_user", risk: "low" }], rules);
+    expect(({} as Record<string, unknown>)["credentials"]).toBeUndefined();
+  });
+
   it("stops at the cap, keeping the calls built for rules before the plain ones, and says so", () => {
     const many = Array.from({ length: MAX_COMPARED_CALLS }, (_, i) => ({ name: `p.t${String(i).padStart(4, "0")}`, risk: "low" as const }));
     const rule: PolicyRule = { id: "bob", effect: "deny", tools: ["p.t0999"], end_users: ["bob"] };

@@ -15,7 +15,7 @@ describeEachDatabase("GET /v1/events", (kind) => {
   let globex: TestTenant;
   const emitted: string[] = [];
 
-  const emit = (tenant: TestTenant, type: "webhook.test" | "connection.revoked", data: Record<string, unknown>) =>
+  const emit = (tenant: TestTenant, type: "webhook.test" | "connection.revoked" | "approval.requested", data: Record<string, unknown>) =>
     broker.services.store.transaction((trx) => broker.services.events.emitIn({ tenantId: tenant.tenantId, type, data }, trx), { retryOnConflict: false });
 
   beforeAll(async () => {
@@ -56,6 +56,23 @@ describeEachDatabase("GET /v1/events", (kind) => {
     expect(revoked.body.data.map((event: { id: string }) => event.id)).toEqual([emitted[2]]);
     const future = await call(broker, "GET", `/v1/events?since=${new Date(Date.now() + 60_000).toISOString()}`, asOperator(acme));
     expect(future.body.data).toEqual([]);
+  });
+
+  it("shows viewers an approval.requested event's end_user_url as null (the link decides for the end user); admins read it", async () => {
+    const url = "http://127.0.0.1:1/approve/secret-link-token";
+    const id = await emit(globex, "approval.requested", { approval_id: "a-1", end_user_url: url });
+    const issuer = broker.runtime.developmentIssuer!;
+    await broker.services.tenants.addMember(globex.tenantId, { issuer: issuer.issuer, subject: "events-viewer", role: "viewer" }, "test");
+    const viewer = await call(broker, "GET", "/v1/events?type=approval.requested", { token: await issuer.issue("events-viewer"), tenant: globex.tenantId });
+    expect(viewer.status, viewer.text).toBe(200);
+    expect(viewer.body.data).toEqual([expect.objectContaining({ id, data: { approval_id: "a-1", end_user_url: null } })]);
+    expect(viewer.text).not.toContain("secret-link-token");
+    const admin = await call(broker, "GET", "/v1/events?type=approval.requested", asOperator(globex));
+    expect(admin.body.data[0].data.end_user_url).toBe(url);
+  });
+
+  it("answers 400, not 500, for a since the format allows but no clock holds (a leap second)", async () => {
+    expectError(await call(broker, "GET", "/v1/events?since=2026-06-30T23:59:60Z", asOperator(acme)), 400, "invalid_request");
   });
 
   it("answers 400 invalid_request for a forged cursor, an unknown type or a malformed since", async () => {

@@ -5,8 +5,15 @@ import type { SecretItemsTable } from "../store/schema.js";
 /** Shorter values get no hint: four characters of a short key would give away too much of it. */
 const MIN_VALUE_LENGTH_FOR_HINT = 16;
 
-/** The value's last four characters, for telling keys apart (the convention of OAuth app secrets too). */
-export const hintOf = (value: string) => (value.length >= MIN_VALUE_LENGTH_FOR_HINT ? value.slice(-4) : null);
+/**
+ * The value's last four characters, for telling keys apart (the convention of OAuth app secrets
+ * too). The length rule applies to what follows the last colon: a Basic-format value is
+ * `user:password`, and a long user name must not make four characters of a short password a hint.
+ */
+export const hintOf = (value: string) => {
+  const secretPart = value.slice(value.lastIndexOf(":") + 1);
+  return secretPart.length >= MIN_VALUE_LENGTH_FOR_HINT ? secretPart.slice(-4) : null;
+};
 
 export const valuesOf = (row: Pick<SecretItemsTable, "connection_values">): StoredConnectionValues => (row.connection_values ? (JSON.parse(row.connection_values) as StoredConnectionValues) : {});
 

@@ -1,4 +1,5 @@
 /** HTTP for webhook endpoints: schemas, credentials (operator session; writes need admin), then the service. */
+import { withoutEndUserLink } from "../events/end-user-link.js";
 import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import { actorOf } from "../http/credentials.js";
@@ -31,8 +32,8 @@ type Id = { id: string };
  */
 function forViewer(delivery: WebhookDeliveryView): WebhookDeliveryView {
   const data = (delivery.payload as { data?: Record<string, unknown> }).data;
-  if (!data || typeof data.end_user_url !== "string") return delivery;
-  return { ...delivery, payload: { ...delivery.payload, data: { ...data, end_user_url: null } } };
+  const shown = withoutEndUserLink(data);
+  return shown === data ? delivery : { ...delivery, payload: { ...delivery.payload, data: shown } };
 }
 
 export function registerWebhookRoutes(app: FastifyInstance, deps: { webhooks: WebhookService }) {
